@@ -1,0 +1,1 @@
+//! Wires corpus, index, rank and models into the search/answer pipeline

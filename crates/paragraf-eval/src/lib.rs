@@ -1,0 +1,1 @@
+//! Offline evaluation metrics, golden-set runner and reports

@@ -1,0 +1,1 @@
+//! HNSW dense index and inverted index (BM25 + learned sparse), persisted

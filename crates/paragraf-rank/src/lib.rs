@@ -1,0 +1,1 @@
+//! Pure, deterministic ranking: query analysis, fusion, authority rerank, control diversity, supersede, assessment, explanations

@@ -1,0 +1,115 @@
+//! The output contract (design brief, "Output contract"): what `--json` prints
+//! and what the HTTP API returns. Field names are part of the contract.
+
+use crate::chunk::{ChunkId, Framework, NormRef};
+use crate::enums::{Jurisdiction, Lang, SourceClass, SourceRole, Status};
+use crate::mapping::{ControlMapping, EvidenceItem};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One term of a result's score breakdown (08), in the style of tantivy's
+/// `Explanation`: the seed constant's name, its value, the signed contribution
+/// it made to the score, and why it applied.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreTerm {
+    /// Seed name of the constant or input, e.g. `rawSemantic`, `authorityCoef`,
+    /// `scopePenalty`.
+    pub name: String,
+    /// Value of the constant (for `rawSemantic` the raw score itself).
+    pub constant: f64,
+    /// Signed contribution to the final score.
+    pub value: f64,
+    /// German reason, e.g. `BDSG Teil 3 (§§ 45–84) bei allgemeiner DS-Frage`.
+    pub reason: String,
+}
+
+/// One ranked result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    /// 1-based rank.
+    pub rank: usize,
+    pub chunk_id: ChunkId,
+    pub regulation: String,
+    pub norm: String,
+    pub citation: String,
+    pub title: String,
+    /// Final score after rerank (02/05/08); the authority score.
+    pub score: f64,
+    /// Fused retrieval score in [0,1] before rerank.
+    pub raw_semantic: f64,
+    pub source_class: SourceClass,
+    pub source_role: SourceRole,
+    pub jurisdiction: Jurisdiction,
+    pub status: Status,
+    pub lang: Lang,
+    pub superseded_by: Option<String>,
+    pub explanation: Vec<ScoreTerm>,
+    /// Framework fields of a control (09); `None` for norms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framework: Option<Framework>,
+    /// Text excerpt of the chunk (for display and prompting).
+    #[serde(default)]
+    pub text: String,
+}
+
+/// The assessment layer (06) with confidence (07): no invented percentage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Assessment {
+    pub primary_norm: Option<String>,
+    pub primary_regulation: Option<String>,
+    pub connected_norms: Vec<NormRef>,
+    pub cross_regime: bool,
+    pub winner_margin: f64,
+    pub human_review_flag: bool,
+    pub human_review_reasons: Vec<String>,
+    pub score_reasoning: String,
+    /// Obligation → controls per framework → evidence (09), filled under
+    /// control intent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<ControlMapping>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<EvidenceItem>,
+}
+
+/// A citation removed or flagged by the gate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemovedCitation {
+    /// The text as the model wrote it (`[7]`, `Art. 124 DSGVO`).
+    pub text: String,
+    /// Why the gate removed it.
+    pub reason: String,
+}
+
+/// A grounded answer after citation gating.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Answer {
+    pub text: String,
+    /// Citations that passed the gate (`Art. 37 DSGVO`).
+    pub citations: Vec<String>,
+    pub abstained: bool,
+    pub removed_citations: Vec<RemovedCitation>,
+    /// Answer model used.
+    #[serde(default)]
+    pub model: String,
+    /// Tokens generated.
+    #[serde(default)]
+    pub generated_tokens: usize,
+    /// Error note when generation failed mid-answer; the search result stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Milliseconds per pipeline stage (`analyze`, `embed`, `dense`, `lexical`,
+/// `fusion`, `rank`, `assess`, `generate`, `total`).
+pub type Timings = BTreeMap<String, f64>;
+
+/// The whole response of a search or an answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct SearchResponse {
+    pub query: String,
+    pub results: Vec<SearchResult>,
+    pub assessment: Assessment,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Answer>,
+    pub timings_ms: Timings,
+}
