@@ -1,1 +1,476 @@
-//! Wires corpus, index, rank and models into the search/answer pipeline
+//! The Paragraf pipeline in one process: a question goes in; the primary norm,
+//! connected norms, controls, a score breakdown and a grounded answer with
+//! checked citations come out.
+//!
+//! Invariant: the engine owns the loaded index and the models; everything it
+//! decides about ranking comes from `paragraf-rank` (pure), so the same index
+//! and the same question give the same ranking on every device.
+//!
+//! Life of a query ([`Engine::search`]): validate → analyse (lexicons + the
+//! corpus citation parser for explicit norm references) → embed the query →
+//! candidates (HNSW dense ∪ BM25 ∪ learned sparse ∪ exact norm lookups ∪ topic
+//! norms) → fusion + authority rerank + control diversity + supersede (rank) →
+//! assessment → (ask only) grounded prompt → generation → citation gate.
+
+pub mod build;
+pub mod gate;
+pub mod prompt;
+
+use paragraf_corpus::Manifest;
+use paragraf_index::{open_index, Filter, LoadedIndex};
+use paragraf_models::{
+    load_embedder, load_generator, select_device, ChatMessage, DeviceChoice, Embedder, GenParams,
+    Generator, Registry, ResolveOptions, TextKind,
+};
+use paragraf_rank::{analyze_query, assess, rank, Candidate, Lexicon, QueryAnalysis, RankParams, Stage};
+use paragraf_types::{Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub use build::{build_index, BuildEvent, BuildOptions, BuildReport};
+
+/// Longest question accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 2_000;
+/// Largest `top_k` accepted.
+pub const MAX_TOP_K: usize = 100;
+
+/// Everything that can go wrong in the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("the question is empty")]
+    EmptyQuery,
+    #[error("the question has {len} characters; the limit is {max}")]
+    QueryTooLong { len: usize, max: usize },
+    #[error("top_k {got} is out of range 1..={max}")]
+    BadTopK { got: usize, max: usize },
+    #[error("no index at {path}: build one with `paragraf index build --corpus ../shared/corpus --out {path}` (or run `paragraf quickstart`)")]
+    MissingIndex { path: String },
+    #[error(transparent)]
+    Index(#[from] paragraf_index::IndexError),
+    #[error(transparent)]
+    Model(#[from] paragraf_models::ModelError),
+    #[error(transparent)]
+    Corpus(#[from] paragraf_corpus::CorpusError),
+    #[error("no answer model configured: pass --model NAME (see `paragraf models list`)")]
+    NoAnswerModel,
+    #[error("{0}")]
+    Other(String),
+}
+
+/// How to open an engine.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    pub index_dir: PathBuf,
+    pub registry: Registry,
+    pub resolve: ResolveOptions,
+    pub device: DeviceChoice,
+    /// Answer model to load at start (and warm up); `None` loads on first ask.
+    pub answer_model: Option<String>,
+    pub params: RankParams,
+    /// Run one query (and a few tokens of generation) at start.
+    pub warm_up: bool,
+}
+
+/// Per-request search options.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub top_k: usize,
+    pub stage: Stage,
+    pub filter: Filter,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { top_k: 10, stage: Stage::Full, filter: Filter::default() }
+    }
+}
+
+/// Per-request answer options.
+#[derive(Debug, Clone)]
+pub struct AskOptions {
+    pub search: SearchOptions,
+    pub gen: GenParams,
+    /// Answer model (overrides the engine's default).
+    pub model: Option<String>,
+    /// Token budget for the source excerpts in the prompt.
+    pub source_budget_tokens: usize,
+    /// Most sources put in the prompt.
+    pub max_sources: usize,
+}
+
+impl Default for AskOptions {
+    fn default() -> Self {
+        AskOptions {
+            search: SearchOptions::default(),
+            gen: GenParams { max_tokens: 256, ..GenParams::default() },
+            model: None,
+            source_budget_tokens: 1_200,
+            max_sources: 5,
+        }
+    }
+}
+
+/// A search result together with the query analysis that produced it.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    pub response: SearchResponse,
+    pub analysis: QueryAnalysis,
+}
+
+/// The loaded pipeline. `search` may run concurrently from many threads;
+/// generation runs one request at a time (requests queue on the model lock).
+pub struct Engine {
+    index: LoadedIndex,
+    embedder: Box<dyn Embedder>,
+    generator: Mutex<Option<(String, Box<dyn Generator>)>>,
+    queue_depth: AtomicUsize,
+    manifest: Manifest,
+    lexicon: &'static Lexicon,
+    params: RankParams,
+    by_norm: HashMap<NormRef, Vec<u32>>,
+    by_id: HashMap<ChunkId, u32>,
+    registry: Registry,
+    resolve: ResolveOptions,
+    device: paragraf_models::Device,
+    default_model: Option<String>,
+}
+
+impl Engine {
+    /// Load the index and the models once.
+    pub fn open(opts: EngineOptions) -> Result<Engine, EngineError> {
+        if !opts.index_dir.join("manifest.json").exists() && !opts.index_dir.exists() {
+            return Err(EngineError::MissingIndex { path: opts.index_dir.display().to_string() });
+        }
+        let index = open_index(&opts.index_dir, None)?;
+        let (device, warning) = select_device(opts.device);
+        if let Some(w) = warning {
+            tracing::warn!("{w}");
+        }
+        let embedder = load_embedder(&opts.registry, &index.manifest.embedder.name, &opts.resolve, &device)?;
+        let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
+        let mut by_id = HashMap::with_capacity(index.chunks.len());
+        for (i, c) in index.chunks.iter().enumerate() {
+            by_norm.entry(c.norm_ref()).or_default().push(i as u32);
+            by_id.insert(c.id.clone(), i as u32);
+        }
+        let engine = Engine {
+            index,
+            embedder,
+            generator: Mutex::new(None),
+            queue_depth: AtomicUsize::new(0),
+            manifest: Manifest::builtin(),
+            lexicon: Lexicon::builtin(),
+            params: opts.params,
+            by_norm,
+            by_id,
+            registry: opts.registry,
+            resolve: opts.resolve,
+            device,
+            default_model: opts.answer_model.clone(),
+        };
+        if let Some(m) = &opts.answer_model {
+            engine.ensure_generator(m)?;
+        }
+        if opts.warm_up {
+            let _ = engine.search("Wann muss ein Datenschutzbeauftragter benannt werden?", &SearchOptions::default())?;
+            if let Some(m) = &opts.answer_model {
+                let mut guard = engine.generator.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some((name, g)) = guard.as_mut() {
+                    if name == m {
+                        let msgs = vec![ChatMessage::user("Hallo")];
+                        let p = GenParams { max_tokens: 2, ..GenParams::default() };
+                        let _ = g.chat(&msgs, &p, &mut |_| true);
+                    }
+                }
+            }
+        }
+        Ok(engine)
+    }
+
+    /// The loaded chunks, in index order.
+    pub fn chunks(&self) -> &[Chunk] {
+        &self.index.chunks
+    }
+
+    /// The loaded index (manifest, mappings).
+    pub fn index(&self) -> &LoadedIndex {
+        &self.index
+    }
+
+    /// Name of the embedder the index was built with.
+    pub fn embedder_name(&self) -> &str {
+        &self.embedder.info().name
+    }
+
+    /// Answer model used when a request names none.
+    pub fn default_model(&self) -> Option<&str> {
+        self.default_model.as_deref()
+    }
+
+    /// Generation requests waiting for or holding the model.
+    pub fn queue_depth(&self) -> usize {
+        self.queue_depth.load(Ordering::Relaxed)
+    }
+
+    /// The rank parameters in use.
+    pub fn params(&self) -> &RankParams {
+        &self.params
+    }
+
+    /// Look a chunk up by id.
+    pub fn chunk(&self, id: &ChunkId) -> Option<&Chunk> {
+        self.by_id.get(id).map(|&i| &self.index.chunks[i as usize])
+    }
+
+    /// All chunks of a norm (`Art. 37 DSGVO`), German first.
+    pub fn norm_chunks(&self, norm: &NormRef) -> Vec<&Chunk> {
+        self.by_norm
+            .get(norm)
+            .map(|v| v.iter().map(|&i| &self.index.chunks[i as usize]).collect())
+            .unwrap_or_default()
+    }
+
+    /// Resolve a user-written norm reference ("Art. 37 DSGVO", "§ 38 BDSG",
+    /// a chunk id) to the chunks of that norm.
+    pub fn find_norm(&self, text: &str) -> Vec<&Chunk> {
+        if let Some(c) = self.chunk(&ChunkId(text.to_string())) {
+            return self.norm_chunks(&c.norm_ref());
+        }
+        for r in paragraf_corpus::parse_norm_query(text, &self.manifest) {
+            let v = self.norm_chunks(&r);
+            if !v.is_empty() {
+                return v;
+            }
+        }
+        Vec::new()
+    }
+
+    fn validate(query: &str, top_k: usize) -> Result<(), EngineError> {
+        if query.trim().is_empty() {
+            return Err(EngineError::EmptyQuery);
+        }
+        let len = query.chars().count();
+        if len > MAX_QUERY_CHARS {
+            return Err(EngineError::QueryTooLong { len, max: MAX_QUERY_CHARS });
+        }
+        if top_k == 0 || top_k > MAX_TOP_K {
+            return Err(EngineError::BadTopK { got: top_k, max: MAX_TOP_K });
+        }
+        Ok(())
+    }
+
+    /// Analyse a question (no retrieval).
+    pub fn analyze(&self, query: &str) -> QueryAnalysis {
+        let refs: Vec<NormRef> = paragraf_corpus::parse_norm_query(query, &self.manifest)
+            .into_iter()
+            .filter(|r| self.by_norm.contains_key(r))
+            .collect();
+        analyze_query(query, &refs, self.lexicon)
+    }
+
+    /// Ranked results and the assessment for a question.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchOutcome, EngineError> {
+        Self::validate(query, opts.top_k)?;
+        let mut t = Timings::new();
+        let t0 = Instant::now();
+        let mut lap = Instant::now();
+        let mut mark = |t: &mut Timings, name: &str, lap: &mut Instant| {
+            t.insert(name.to_string(), lap.elapsed().as_secs_f64() * 1e3);
+            *lap = Instant::now();
+        };
+
+        let analysis = self.analyze(query);
+        mark(&mut t, "analyze", &mut lap);
+
+        let batch = self.embedder.embed(&[query], TextKind::Query)?;
+        let qe = batch.embeddings.into_iter().next().ok_or_else(|| EngineError::Other("embedder returned no vector".into()))?;
+        mark(&mut t, "embed", &mut lap);
+
+        let chunks = &self.index.chunks;
+        let filter_fn = |doc: u32| opts.filter.matches(&chunks[doc as usize]);
+        let filter: Option<&dyn Fn(u32) -> bool> = if opts.filter.is_empty() { None } else { Some(&filter_fn) };
+        let pool = self.params.candidate_pool.max(opts.top_k);
+
+        let mut cand: HashMap<u32, (Option<f32>, Option<f32>, Option<f32>, bool)> = HashMap::new();
+        for h in self.index.dense.search(&qe.dense, pool, filter) {
+            cand.entry(h.doc).or_default().0 = Some(h.score);
+        }
+        mark(&mut t, "dense", &mut lap);
+        for h in self.index.inverted.bm25(query, pool, filter) {
+            cand.entry(h.doc).or_default().1 = Some(h.score);
+        }
+        if let Some(sp) = &qe.sparse {
+            for h in self.index.inverted.sparse(sp, pool, filter) {
+                cand.entry(h.doc).or_default().2 = Some(h.score);
+            }
+        }
+        mark(&mut t, "lexical", &mut lap);
+        // exact lookups: explicit references; topic norms join the pool so topicGain can apply
+        for (norm, exact) in analysis
+            .explicit_refs
+            .iter()
+            .map(|n| (n, true))
+            .chain(analysis.topic_norms.iter().map(|n| (n, false)))
+        {
+            for &doc in self.by_norm.get(norm).map(|v| v.as_slice()).unwrap_or(&[]) {
+                if filter.map(|f| f(doc)).unwrap_or(true) {
+                    let e = cand.entry(doc).or_default();
+                    e.3 |= exact;
+                }
+            }
+        }
+        // every candidate gets its exact dense score, so fusion compares like with like
+        let mut docs: Vec<u32> = cand.keys().copied().collect();
+        docs.sort_unstable();
+        let candidates: Vec<Candidate> = docs
+            .iter()
+            .map(|&doc| {
+                let (d, l, s, e) = cand[&doc];
+                let dense = d.or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
+                Candidate { chunk: &chunks[doc as usize], dense, lexical: l, sparse: s, exact: e }
+            })
+            .collect();
+        mark(&mut t, "candidates", &mut lap);
+
+        let results = rank(&analysis, &candidates, &self.params, opts.stage, opts.top_k);
+        mark(&mut t, "rank", &mut lap);
+        let chunk_of = |id: &ChunkId| self.chunk(id);
+        let assessment = assess(
+            &analysis,
+            &results,
+            &chunk_of,
+            &self.index.control_mappings,
+            &self.index.evidence,
+            &self.params,
+        );
+        mark(&mut t, "assess", &mut lap);
+        t.insert("total".into(), t0.elapsed().as_secs_f64() * 1e3);
+        Ok(SearchOutcome {
+            response: SearchResponse { query: query.to_string(), results, assessment, answer: None, timings_ms: t },
+            analysis,
+        })
+    }
+
+    fn ensure_generator(&self, name: &str) -> Result<(), EngineError> {
+        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.as_ref().map(|(n, _)| n == name).unwrap_or(false) {
+            return Ok(());
+        }
+        *guard = None;
+        let g = load_generator(&self.registry, name, &self.resolve, &self.device)?;
+        *guard = Some((name.to_string(), g));
+        Ok(())
+    }
+
+    /// Search, then a grounded answer. `on_token` receives generated text as
+    /// it streams (before gating); return `false` to stop generation. A model
+    /// failure mid-answer returns the search result with `answer.error` set.
+    pub fn ask(
+        &self,
+        query: &str,
+        opts: &AskOptions,
+        on_token: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<SearchOutcome, EngineError> {
+        let mut outcome = self.search(query, &opts.search)?;
+        let model = opts
+            .model
+            .clone()
+            .or_else(|| self.default_model.clone())
+            .ok_or(EngineError::NoAnswerModel)?;
+        let started = Instant::now();
+        let answer = match self.generate_answer(&outcome, &model, opts, on_token) {
+            Ok(a) => a,
+            Err(e) => Answer {
+                text: String::new(),
+                abstained: true,
+                model: model.clone(),
+                error: Some(format!("generation failed: {e}")),
+                ..Answer::default()
+            },
+        };
+        outcome.response.timings_ms.insert("generate".into(), started.elapsed().as_secs_f64() * 1e3);
+        let total = outcome.response.timings_ms.get("total").copied().unwrap_or(0.0)
+            + started.elapsed().as_secs_f64() * 1e3;
+        outcome.response.timings_ms.insert("total".into(), total);
+        outcome.response.answer = Some(answer);
+        Ok(outcome)
+    }
+
+    /// The abstention answer when retrieval itself found nothing reliable.
+    fn retrieval_abstention(outcome: &SearchOutcome) -> Option<Answer> {
+        let a = &outcome.response.assessment;
+        let binding_hit = outcome.response.results.iter().any(|r| r.source_class.is_binding());
+        let nothing = outcome.response.results.is_empty() || a.primary_norm.is_none();
+        let reason = if nothing {
+            Some("keine Treffer")
+        } else if !binding_hit {
+            Some("keine bindende Quelle unter den Treffern")
+        } else if a.human_review_reasons.iter().any(|r| r.starts_with(paragraf_rank::NO_RELEVANT_SOURCE_REASON)) {
+            Some("kein einschlägiger Treffer")
+        } else {
+            None
+        }?;
+        let found: Vec<String> = outcome.response.results.iter().take(5).map(|r| r.citation.clone()).collect();
+        Some(Answer {
+            text: gate::abstention_text(reason, &found),
+            abstained: true,
+            ..Answer::default()
+        })
+    }
+
+    fn generate_answer(
+        &self,
+        outcome: &SearchOutcome,
+        model: &str,
+        opts: &AskOptions,
+        on_token: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Answer, EngineError> {
+        if let Some(mut a) = Self::retrieval_abstention(outcome) {
+            a.model = model.to_string();
+            return Ok(a);
+        }
+        self.queue_depth.fetch_add(1, Ordering::Relaxed);
+        let _dec = DecOnDrop(&self.queue_depth);
+        self.ensure_generator(model)?;
+        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
+        let (_, g) = guard.as_mut().ok_or(EngineError::NoAnswerModel)?;
+        let count = |s: &str| g.count_tokens(s).unwrap_or(s.len() / 3);
+        let p = prompt::build_prompt(
+            &outcome.response.query,
+            outcome.analysis.lang,
+            &outcome.response.results,
+            opts.max_sources,
+            opts.source_budget_tokens,
+            &count,
+        );
+        let out = g.chat(&p.messages, &opts.gen, on_token)?;
+        drop(guard);
+        let retrieved: BTreeSet<NormRef> = outcome
+            .response
+            .results
+            .iter()
+            .map(|r| NormRef::new(&r.norm, &r.regulation))
+            .collect();
+        let context_reg = outcome.response.assessment.primary_regulation.clone().unwrap_or_default();
+        let extract = |s: &str| paragraf_corpus::extract_references(s, &context_reg, &self.manifest).resolved;
+        let gated = gate::gate(&out.text, &p.sources, &retrieved, &extract);
+        let mut answer = gated.answer;
+        answer.model = model.to_string();
+        answer.generated_tokens = out.generated_tokens;
+        Ok(answer)
+    }
+}
+
+struct DecOnDrop<'a>(&'a AtomicUsize);
+impl Drop for DecOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}

@@ -1,0 +1,234 @@
+//! `paragraf index build`: ingest → embed (resumable) → HNSW → inverted →
+//! write, with a progress callback per stage.
+
+use crate::EngineError;
+use paragraf_corpus::{ingest, IngestOptions};
+use paragraf_index::{
+    write_index, AnalyzerConfig, DenseIndex, EmbedderMeta, EmbeddingCheckpoint, HnswParams,
+    IndexContents, IndexManifest, InvertedIndex,
+};
+use paragraf_models::{load_embedder, select_device, DeviceChoice, Registry, ResolveOptions, TextKind};
+use paragraf_types::Chunk;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Regulations of the core set that `paragraf quickstart` indexes first on a
+/// CPU-only machine (the whole corpus takes longer to embed there).
+pub const CORE_REGULATIONS: &[&str] = &[
+    "DSGVO", "BDSG", "TDDDG", "BSIG", "NIS2", "CRA", "KI-VO", "HinSchG", "ProdHaftG", "revDSG",
+    "BDSG 1990", "NIST SP 800-82", "OWASP ASVS",
+];
+
+/// How to build an index.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub corpus: PathBuf,
+    pub out: PathBuf,
+    pub embedder: String,
+    pub registry: Registry,
+    pub resolve: ResolveOptions,
+    pub device: DeviceChoice,
+    /// Passages per embedding call.
+    pub batch_size: usize,
+    pub hnsw: HnswParams,
+    /// Store dense vectors as f16 on disk.
+    pub f16: bool,
+    /// Index only these regulations (canonical names); `None` = everything.
+    pub only_regulations: Option<Vec<String>>,
+    pub ingest: IngestOptions,
+    /// Where finished embedding batches are kept so that an interrupted build
+    /// resumes; default `<out>.embeddings`.
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// Progress of a build, for progress bars.
+#[derive(Debug, Clone)]
+pub enum BuildEvent {
+    /// A stage starts; `total` units of work (0 = unknown).
+    Stage { name: &'static str, total: u64 },
+    /// `done` units of the current stage are finished.
+    Progress { name: &'static str, done: u64 },
+    /// A stage ended after `ms` milliseconds.
+    StageDone { name: &'static str, ms: f64 },
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuildReport {
+    pub out: String,
+    pub chunks: usize,
+    pub embedded: usize,
+    pub reused_from_checkpoint: usize,
+    pub truncated: usize,
+    pub stage_ms: BTreeMap<String, f64>,
+    pub size_bytes: u64,
+    pub skipped_files: Vec<String>,
+}
+
+/// The text a chunk is embedded with: citation and title give the model the
+/// norm's identity, then the text.
+pub fn passage_text(c: &Chunk) -> String {
+    let mut s = String::with_capacity(c.text.len() + 64);
+    s.push_str(&c.citation);
+    if !c.title.is_empty() {
+        s.push_str(" – ");
+        s.push_str(&c.title);
+    }
+    s.push('\n');
+    s.push_str(&c.text);
+    s
+}
+
+fn text_hash(s: &str) -> String {
+    hex::encode(&Sha256::digest(s.as_bytes())[..12])
+}
+
+/// Build an index directory.
+pub fn build_index(opts: &BuildOptions, progress: &dyn Fn(BuildEvent)) -> Result<BuildReport, EngineError> {
+    let mut stage_ms = BTreeMap::new();
+    let t = Instant::now();
+    progress(BuildEvent::Stage { name: "ingest", total: 0 });
+    let ingested = ingest(&opts.corpus, &opts.ingest, None)?;
+    let skipped_files: Vec<String> = ingested.report.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect();
+    let mut chunks = ingested.chunks;
+    if let Some(only) = &opts.only_regulations {
+        chunks.retain(|c| only.iter().any(|r| r == &c.regulation));
+    }
+    if chunks.is_empty() {
+        return Err(EngineError::Other(format!(
+            "the corpus at {} gave no chunks to index{}",
+            opts.corpus.display(),
+            if opts.only_regulations.is_some() { " (after the regulation filter)" } else { "" }
+        )));
+    }
+    let corpus_hash = {
+        let mut h = Sha256::new();
+        for c in &chunks {
+            h.update(c.id.as_str().as_bytes());
+            h.update([0]);
+            h.update(c.text.as_bytes());
+            h.update([0]);
+        }
+        hex::encode(h.finalize())
+    };
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("ingest".into(), ms);
+    progress(BuildEvent::StageDone { name: "ingest", ms });
+
+    // embed, resumable
+    let t = Instant::now();
+    let (device, warning) = select_device(opts.device);
+    if let Some(w) = warning {
+        tracing::warn!("{w}");
+    }
+    let embedder = load_embedder(&opts.registry, &opts.embedder, &opts.resolve, &device)?;
+    let info = embedder.info().clone();
+    let ckpt_path = opts.checkpoint.clone().unwrap_or_else(|| {
+        let mut p = opts.out.clone().into_os_string();
+        p.push(format!(".{}.embeddings", info.name));
+        PathBuf::from(p)
+    });
+    let mut ckpt = EmbeddingCheckpoint::open(&ckpt_path, info.dim)?;
+    let texts: Vec<String> = chunks.iter().map(passage_text).collect();
+    let hashes: Vec<String> = texts.iter().map(|s| text_hash(s)).collect();
+    let dim = info.dim;
+    let mut vectors = vec![0f32; chunks.len() * dim];
+    let mut sparse: Vec<Vec<(u32, f32)>> = vec![Vec::new(); chunks.len()];
+    let mut todo: Vec<usize> = Vec::new();
+    let mut reused = 0usize;
+    for (i, c) in chunks.iter().enumerate() {
+        match ckpt.get(c.id.as_str(), &hashes[i]) {
+            Some(entry) => {
+                vectors[i * dim..(i + 1) * dim].copy_from_slice(&entry.dense);
+                sparse[i] = entry.sparse.clone();
+                reused += 1;
+            }
+            None => todo.push(i),
+        }
+    }
+    progress(BuildEvent::Stage { name: "embed", total: chunks.len() as u64 });
+    progress(BuildEvent::Progress { name: "embed", done: reused as u64 });
+    // longest first inside the embedder's batching; here batches of similar length
+    todo.sort_by_key(|&i| (std::cmp::Reverse(texts[i].len()), i));
+    let mut truncated = 0usize;
+    let mut done = reused as u64;
+    for batch in todo.chunks(opts.batch_size.max(1)) {
+        let refs: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
+        let out = embedder.embed(&refs, TextKind::Passage)?;
+        truncated += out.truncated;
+        let mut entries = Vec::with_capacity(batch.len());
+        for (&i, e) in batch.iter().zip(out.embeddings) {
+            if e.dense.len() != dim {
+                return Err(EngineError::Other(format!(
+                    "embedder {} returned {} dims, expected {dim}",
+                    info.name,
+                    e.dense.len()
+                )));
+            }
+            vectors[i * dim..(i + 1) * dim].copy_from_slice(&e.dense);
+            let sp = e.sparse.unwrap_or_default();
+            sparse[i] = sp.clone();
+            entries.push((chunks[i].id.as_str().to_string(), hashes[i].clone(), e.dense, sp));
+        }
+        ckpt.append(&entries)?;
+        done += batch.len() as u64;
+        progress(BuildEvent::Progress { name: "embed", done });
+    }
+    ckpt.flush()?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("embed".into(), ms);
+    progress(BuildEvent::StageDone { name: "embed", ms });
+
+    let t = Instant::now();
+    progress(BuildEvent::Stage { name: "hnsw", total: chunks.len() as u64 });
+    let dense = DenseIndex::build(vectors, dim, &opts.hnsw)?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("hnsw".into(), ms);
+    progress(BuildEvent::StageDone { name: "hnsw", ms });
+
+    let t = Instant::now();
+    progress(BuildEvent::Stage { name: "inverted", total: chunks.len() as u64 });
+    let analyzer = AnalyzerConfig::default();
+    let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    let has_sparse = info.has_sparse;
+    let inverted = InvertedIndex::build(&bodies, if has_sparse { Some(&sparse) } else { None }, &analyzer);
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("inverted".into(), ms);
+    progress(BuildEvent::StageDone { name: "inverted", ms });
+
+    let t = Instant::now();
+    progress(BuildEvent::Stage { name: "write", total: 0 });
+    let manifest = IndexManifest::new(
+        corpus_hash,
+        EmbedderMeta { name: info.name.clone(), revision: info.revision.clone(), dim, dtype: info.dtype.clone() },
+        analyzer,
+        opts.hnsw.clone(),
+        chunks.len(),
+    );
+    let contents = IndexContents {
+        chunks: &chunks,
+        dense: &dense,
+        inverted: &inverted,
+        control_mappings: &ingested.control_mappings,
+        evidence: &ingested.evidence,
+        f16: opts.f16,
+    };
+    let size_bytes = write_index(&opts.out, &manifest, &contents)?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("write".into(), ms);
+    progress(BuildEvent::StageDone { name: "write", ms });
+
+    Ok(BuildReport {
+        out: opts.out.display().to_string(),
+        chunks: chunks.len(),
+        embedded: todo.len(),
+        reused_from_checkpoint: reused,
+        truncated,
+        stage_ms,
+        size_bytes,
+        skipped_files,
+    })
+}

@@ -1,0 +1,321 @@
+//! Command-line flags. Every flag is also an environment variable
+//! (`#[arg(long, env)]`); doc comments become the help text.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "paragraf", version, about = "German and EU compliance law: primary norm, connected norms, controls and grounded answers with checked citations")]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags shared by every subcommand.
+#[derive(Debug, Args, Clone)]
+pub struct Global {
+    /// Data directory (index, fetched models, reports).
+    #[arg(long, env = "PARAGRAF_HOME", global = true)]
+    pub home: Option<PathBuf>,
+    /// Model registry to use instead of the built-in models.toml.
+    #[arg(long, env = "PARAGRAF_MODELS_TOML", global = true)]
+    pub models_toml: Option<PathBuf>,
+    /// Directory with model files (looked up before the Hugging Face cache).
+    #[arg(long, env = "PARAGRAF_MODEL_DIR", global = true)]
+    pub model_dir: Option<PathBuf>,
+    /// Allow downloading models from the hub when they are not found locally.
+    #[arg(long, env = "PARAGRAF_ALLOW_DOWNLOAD", global = true)]
+    pub allow_download: bool,
+    /// Device: auto, cpu, cuda, cuda:N or metal.
+    #[arg(long, env = "PARAGRAF_DEVICE", default_value = "auto", global = true)]
+    pub device: String,
+    /// More log output.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
+    /// Log as JSON lines.
+    #[arg(long, env = "PARAGRAF_LOG_JSON", global = true)]
+    pub log_json: bool,
+    /// No progress bars.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Fetch the small offline models, ingest the corpus, build the index and answer a sample question.
+    Quickstart(QuickstartArgs),
+    /// Ingest the legal corpus and inspect it.
+    #[command(subcommand)]
+    Corpus(CorpusCmd),
+    /// Build and inspect indexes.
+    #[command(subcommand)]
+    Index(IndexCmd),
+    /// Model registry.
+    #[command(subcommand)]
+    Models(ModelsCmd),
+    /// Embed texts with an embedder (prints vectors as JSON).
+    Embed(EmbedArgs),
+    /// Generate text with an answer model (streamed).
+    Generate(GenerateArgs),
+    /// Ranked results and the assessment for a question.
+    Search(SearchArgs),
+    /// Search, then a grounded answer with checked citations.
+    Ask(AskArgs),
+    /// HTTP API and web page.
+    Serve(ServeArgs),
+    /// Offline evaluation on a golden set, or LegalQuAD.
+    Eval(EvalArgs),
+    /// Benchmark model candidates and pipeline stages.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct QuickstartArgs {
+    /// Corpus directory (default ../shared/corpus).
+    #[arg(long, env = "PARAGRAF_CORPUS")]
+    pub corpus: Option<PathBuf>,
+    /// Index the whole corpus instead of the core set (slow on CPU).
+    #[arg(long)]
+    pub full: bool,
+    /// Answer model for the sample question.
+    #[arg(long, default_value = "qwen2.5-coder-0.5b-instruct-q4km")]
+    pub model: String,
+    /// Sample question.
+    #[arg(long, default_value = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?")]
+    pub question: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CorpusCmd {
+    /// Parse every source file into chunks and write them.
+    Ingest {
+        /// Corpus directory.
+        #[arg(long = "from", env = "PARAGRAF_CORPUS")]
+        from: Option<PathBuf>,
+        /// Output directory for the ingested corpus.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Token budget per chunk.
+        #[arg(long)]
+        max_tokens: Option<usize>,
+        /// Ingest the scale archive (all federal laws) and report throughput instead.
+        #[arg(long)]
+        bench: bool,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Counts per regulation / class / role / status / language, reference resolution, skipped files.
+    Stats {
+        #[arg(long = "from", env = "PARAGRAF_CORPUS")]
+        from: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a norm with its metadata and connected norms, e.g. "Art. 37 DSGVO".
+    Show {
+        norm: String,
+        #[arg(long = "from", env = "PARAGRAF_CORPUS")]
+        from: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IndexCmd {
+    /// Ingest, embed, build HNSW + inverted index and write the index directory.
+    Build {
+        #[arg(long, env = "PARAGRAF_CORPUS")]
+        corpus: Option<PathBuf>,
+        /// Embedder name from models.toml.
+        #[arg(long, default_value = "multilingual-e5-small")]
+        embedder: String,
+        /// Output directory (default <home>/index).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Only these regulations (comma separated canonical names).
+        #[arg(long, value_delimiter = ',')]
+        only: Option<Vec<String>>,
+        /// Only the core set of regulations (fast on CPU).
+        #[arg(long)]
+        core: bool,
+        /// Passages per embedding batch.
+        #[arg(long, default_value_t = 16)]
+        batch_size: usize,
+        /// Store vectors as f16.
+        #[arg(long)]
+        f16: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show an index's manifest.
+    Info {
+        dir: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelsCmd {
+    /// Every registry entry, where it resolves, size, and whether it is present.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct EmbedArgs {
+    #[arg(long, default_value = "multilingual-e5-small")]
+    pub model: String,
+    /// Embed as queries (default: passages).
+    #[arg(long)]
+    pub query: bool,
+    /// Texts to embed.
+    #[arg(required = true)]
+    pub texts: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(long, default_value = "qwen2.5-coder-0.5b-instruct-q4km")]
+    pub model: String,
+    #[arg(long, default_value_t = 128)]
+    pub max_tokens: usize,
+    /// 0 = greedy.
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f64,
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Optional system prompt.
+    #[arg(long)]
+    pub system: Option<String>,
+    pub prompt: String,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct SearchFlags {
+    /// Index directory (default <home>/index).
+    #[arg(long, env = "PARAGRAF_INDEX")]
+    pub index: Option<PathBuf>,
+    #[arg(long, default_value_t = 10)]
+    pub top_k: usize,
+    /// Rank parameters to override (TOML or JSON).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// Pipeline stage: dense, lexical, fused, rerank, full.
+    #[arg(long, default_value = "full")]
+    pub stage: String,
+    /// Filter by regulation (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub regulation: Vec<String>,
+    /// Filter by language (de, en).
+    #[arg(long, value_delimiter = ',')]
+    pub lang: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    pub question: String,
+    #[command(flatten)]
+    pub flags: SearchFlags,
+    #[arg(long)]
+    pub json: bool,
+    /// Print each result's score breakdown.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    pub question: String,
+    #[command(flatten)]
+    pub flags: SearchFlags,
+    /// Answer model (default qwen2.5-1.5b-instruct-q4km when present, else the test model).
+    #[arg(long, env = "PARAGRAF_MODEL")]
+    pub model: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+    /// Only search; no generation.
+    #[arg(long)]
+    pub no_generate: bool,
+    #[arg(long, default_value_t = 256)]
+    pub max_tokens: usize,
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f64,
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[arg(long, env = "PARAGRAF_INDEX")]
+    pub index: Option<PathBuf>,
+    #[arg(long, env = "PARAGRAF_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Answer model loaded at start.
+    #[arg(long, env = "PARAGRAF_MODEL")]
+    pub model: Option<String>,
+    /// Bearer token required on /v1/*.
+    #[arg(long, env = "PARAGRAF_API_KEY")]
+    pub api_key: Option<String>,
+    /// Allow cross-origin requests.
+    #[arg(long)]
+    pub cors: bool,
+    /// Answer requests that may wait for the model.
+    #[arg(long, default_value_t = 8)]
+    pub queue: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// `legalquad` runs the LegalQuAD benchmark instead of a golden set.
+    pub suite: Option<String>,
+    #[arg(long)]
+    pub golden: Option<PathBuf>,
+    #[command(flatten)]
+    pub flags: SearchFlags,
+    /// Also generate answers and score citations/abstention.
+    #[arg(long)]
+    pub generate: bool,
+    #[arg(long, env = "PARAGRAF_MODEL")]
+    pub model: Option<String>,
+    /// Directory for the JSON + Markdown + SVG report.
+    #[arg(long)]
+    pub report_dir: Option<PathBuf>,
+    /// Compare two earlier runs (JSON reports): which questions flipped.
+    #[arg(long, num_args = 2, value_names = ["RUN_A", "RUN_B"])]
+    pub compare: Option<Vec<PathBuf>>,
+    /// Embedder for LegalQuAD.
+    #[arg(long, default_value = "multilingual-e5-small")]
+    pub embedder: String,
+    /// Only the first N LegalQuAD questions/contexts (0 = all).
+    #[arg(long, default_value_t = 0)]
+    pub limit: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// What to bench: models (default), search.
+    pub what: Option<String>,
+    /// Only these models (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub models: Vec<String>,
+    /// Also measure hit@1 on the golden set (needs an index per embedder).
+    #[arg(long)]
+    pub quality: bool,
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    #[arg(long)]
+    pub report_dir: Option<PathBuf>,
+    #[arg(long, env = "PARAGRAF_INDEX")]
+    pub index: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,72 @@
+//! `paragraf search` and `paragraf ask`.
+
+use super::{default_answer_model, open_engine, search_options};
+use crate::cli::{AskArgs, Global, SearchArgs};
+use crate::output::response_text;
+use anyhow::Result;
+use paragraf_engine::AskOptions;
+use paragraf_models::GenParams;
+use std::io::Write;
+
+pub fn search(g: &Global, a: SearchArgs) -> Result<()> {
+    let opts = search_options(&a.flags)?;
+    let engine = open_engine(g, &a.flags, None, false)?;
+    let out = engine.search(&a.question, &opts)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out.response)?);
+    } else {
+        print!("{}", response_text(&out.response, a.explain));
+    }
+    Ok(())
+}
+
+pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
+    let opts = search_options(&a.flags)?;
+    if a.no_generate {
+        let engine = open_engine(g, &a.flags, None, false)?;
+        let out = engine.search(&a.question, &opts)?;
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&out.response)?);
+        } else {
+            print!("{}", response_text(&out.response, false));
+        }
+        return Ok(());
+    }
+    let model = match a.model.clone() {
+        Some(m) => m,
+        None => default_answer_model(g)?,
+    };
+    let engine = open_engine(g, &a.flags, None, false)?;
+    let ask = AskOptions {
+        search: opts,
+        gen: GenParams {
+            max_tokens: a.max_tokens,
+            temperature: a.temperature,
+            seed: a.seed,
+            ..GenParams::default()
+        },
+        model: Some(model),
+        ..AskOptions::default()
+    };
+    let stream = !a.json && !g.quiet;
+    if stream {
+        eprintln!("Antwort wird erzeugt (ungeprüfter Entwurf, die geprüfte Antwort folgt):");
+    }
+    let mut on_token = |t: &str| {
+        if stream {
+            eprint!("{t}");
+            let _ = std::io::stderr().flush();
+        }
+        true
+    };
+    let out = engine.ask(&a.question, &ask, &mut on_token)?;
+    if stream {
+        eprintln!("\n");
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out.response)?);
+    } else {
+        print!("{}", response_text(&out.response, false));
+    }
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! `paragraf index build|info`.
+
+use super::{device, home, registry, resolve_opts};
+use crate::cli::{Global, IndexCmd};
+use crate::progress::StageBars;
+use anyhow::Result;
+use paragraf_engine::{build_index, BuildOptions};
+use paragraf_index::HnswParams;
+
+pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
+    match c {
+        IndexCmd::Build { corpus, embedder, out, only, core, batch_size, f16, json } => {
+            let only = if core {
+                Some(paragraf_engine::build::CORE_REGULATIONS.iter().map(|s| s.to_string()).collect())
+            } else {
+                only
+            };
+            let opts = BuildOptions {
+                corpus: corpus.unwrap_or_else(crate::paths::default_corpus),
+                out: out.unwrap_or_else(|| home(g).join("index")),
+                embedder,
+                registry: registry(g)?,
+                resolve: resolve_opts(g),
+                device: device(g)?,
+                batch_size,
+                hnsw: HnswParams::default(),
+                f16,
+                only_regulations: only,
+                ingest: Default::default(),
+                checkpoint: None,
+            };
+            let bars = StageBars::new(g.quiet || json);
+            let report = build_index(&opts, &|e| bars.on_event(e))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!(
+                    "index written to {}: {} chunks ({} embedded, {} reused), {}",
+                    report.out,
+                    report.chunks,
+                    report.embedded,
+                    report.reused_from_checkpoint,
+                    super::models::human_size(report.size_bytes)
+                );
+                for (k, v) in &report.stage_ms {
+                    println!("  {k:<9} {:>8.1} s", v / 1e3);
+                }
+                if report.truncated > 0 {
+                    println!("  {} passages were truncated to the embedder's max tokens", report.truncated);
+                }
+            }
+            Ok(())
+        }
+        IndexCmd::Info { dir, json } => {
+            let dir = dir.unwrap_or_else(|| home(g).join("index"));
+            let m = paragraf_index::read_manifest(&dir)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&m)?);
+            } else {
+                println!("{}", serde_json::to_string_pretty(&m)?);
+            }
+            Ok(())
+        }
+    }
+}
