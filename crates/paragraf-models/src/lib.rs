@@ -1,1 +1,36 @@
-//! Models in-process through candle: embedders (bge-m3, BERT family), GGUF answer models, models.toml
+//! Models in-process through candle: embedders (bge-m3 with dense, sparse and
+//! ColBERT outputs; BERT-family encoders), GGUF answer models (qwen2, llama,
+//! gemma3, phi3) and the `models.toml` registry with offline-first resolution.
+//!
+//! The engine drives this crate through [`Registry`], [`resolve`],
+//! [`load_embedder`] and [`load_generator`]; [`bench`] measures throughput.
+
+pub mod bench;
+mod chat;
+mod device;
+mod embed;
+mod encoder;
+mod error;
+mod generate;
+mod gguf_tokenizer;
+mod registry;
+mod resolve;
+
+pub use chat::{render_chat, ChatTemplate, PromptPiece};
+pub use device::{select_device, DeviceChoice};
+pub use embed::{
+    load_embedder, load_embedder_from_files, EmbedBatch, Embedder, EmbedderInfo, Embedding,
+    TextKind,
+};
+pub use error::ModelError;
+pub use generate::{
+    load_generator, load_generator_from_file, ChatMessage, GenOutput, GenParams, Generator,
+    GeneratorInfo, Role, StopReason,
+};
+pub use generate::GgufGenerator;
+pub use gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
+pub use encoder::EncoderConfig;
+pub use registry::{
+    Architecture, DtypePerDevice, ModelEntry, ModelFiles, ModelKind, Pooling, Registry,
+};
+pub use resolve::{list_models, resolve, verify_sha256, ModelStatus, ResolveOptions, ResolvedModel};

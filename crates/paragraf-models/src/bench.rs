@@ -1,0 +1,429 @@
+//! Measurements for `paragraf bench models` and the criterion benches:
+//! embedder throughput (batched vs a naive one-at-a-time loop), query
+//! latency, GGUF load / prefill / decode / TTFT, peak RSS — plus random-weight
+//! builds of the real architectures (XLM-R large = bge-m3; a Qwen2.5-1.5B
+//! shaped GGUF written in-process) so GPU machines without weights can run it.
+
+use crate::embed::{EncoderModel, TextKind};
+use crate::encoder::{random_encoder_tensors, Encoder, EncoderConfig, M3Heads, Positions};
+use crate::generate::{GenParams, GgufGenerator};
+use crate::registry::Pooling;
+use crate::{Embedder, ModelError};
+use candle_core::quantized::{gguf_file, GgmlDType, QTensor};
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Instant;
+
+/// Peak resident set size of this process in bytes (`VmHWM`), if known.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Throughput of an embedder at one passage length.
+#[derive(Debug, Clone, Serialize)]
+pub struct EmbedThroughput {
+    /// Model name.
+    pub model: String,
+    /// Tokens per passage (incl. special tokens).
+    pub tokens: usize,
+    /// Passages embedded per mode.
+    pub passages: usize,
+    /// Passages/s with one batched call.
+    pub batched_per_s: f64,
+    /// Passages/s calling once per passage.
+    pub naive_per_s: f64,
+    /// `batched / naive`.
+    pub speedup: f64,
+}
+
+/// Query latency percentiles.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryLatency {
+    /// Model name.
+    pub model: String,
+    /// Number of queries timed.
+    pub queries: usize,
+    /// Median (ms).
+    pub p50_ms: f64,
+    /// 95th percentile (ms).
+    pub p95_ms: f64,
+}
+
+/// Generation figures for one model.
+#[derive(Debug, Clone, Serialize)]
+pub struct GenBench {
+    /// Model name.
+    pub model: String,
+    /// Load time (ms), when measured by the caller.
+    pub load_ms: Option<f64>,
+    /// Prompt tokens.
+    pub prompt_tokens: usize,
+    /// Generated tokens.
+    pub generated_tokens: usize,
+    /// Prefill tokens/s.
+    pub prefill_tok_per_s: f64,
+    /// Decode tokens/s.
+    pub decode_tok_per_s: f64,
+    /// Time to first token (ms).
+    pub ttft_ms: f64,
+    /// Peak RSS after the run (bytes).
+    pub peak_rss_bytes: Option<u64>,
+}
+
+const WORDS: &[&str] = &[
+    "Der", "Verantwortliche", "benennt", "einen", "Datenschutzbeauftragten", "wenn", "die", "Kerntätigkeit",
+    "in", "der", "Durchführung", "von", "Verarbeitungsvorgängen", "besteht", "welche", "aufgrund", "ihrer",
+    "Art", "ihres", "Umfangs", "und", "Zwecke", "eine", "umfangreiche", "regelmäßige", "systematische",
+    "Überwachung", "betroffener", "Personen", "erforderlich", "machen", "controller", "shall", "designate",
+    "a", "data", "protection", "officer", "where", "processing", "is", "carried", "out",
+];
+
+/// A passage of about `tokens` tokens (incl. specials) for `emb`.
+pub fn passage_of_tokens(emb: &dyn Embedder, tokens: usize) -> Result<String, ModelError> {
+    let mut words = Vec::new();
+    let mut i = 0;
+    loop {
+        let candidate = format!("{} {}", words.join(" "), WORDS[i % WORDS.len()]);
+        if emb.token_count(candidate.trim(), TextKind::Passage)? > tokens {
+            break;
+        }
+        words.push(WORDS[i % WORDS.len()]);
+        i += 1;
+        if i > tokens * 4 {
+            break;
+        }
+    }
+    Ok(words.join(" "))
+}
+
+/// Passages/s at `tokens` tokens: one batched call over `n` passages vs. `n`
+/// single calls. Passages differ (rotated word order) so nothing is cached.
+pub fn embed_throughput(emb: &dyn Embedder, tokens: usize, n: usize) -> Result<EmbedThroughput, ModelError> {
+    let base = passage_of_tokens(emb, tokens)?;
+    let words: Vec<&str> = base.split(' ').collect();
+    let texts: Vec<String> = (0..n)
+        .map(|k| {
+            let r = k % words.len().max(1);
+            let mut w = words[r..].to_vec();
+            w.extend_from_slice(&words[..r]);
+            w.join(" ")
+        })
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    emb.embed(&refs[..1.min(n)], TextKind::Passage)?; // warm-up
+    let t = Instant::now();
+    emb.embed(&refs, TextKind::Passage)?;
+    let batched = n as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    for r in &refs {
+        emb.embed(&[r], TextKind::Passage)?;
+    }
+    let naive = n as f64 / t.elapsed().as_secs_f64();
+    Ok(EmbedThroughput {
+        model: emb.info().name.clone(),
+        tokens,
+        passages: n,
+        batched_per_s: batched,
+        naive_per_s: naive,
+        speedup: batched / naive,
+    })
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// p50/p95 latency of embedding one short query, over `n` queries.
+pub fn query_latency(emb: &dyn Embedder, n: usize) -> Result<QueryLatency, ModelError> {
+    let qs = [
+        "Wann muss ein Datenschutzbeauftragter benannt werden?",
+        "Welche Meldepflichten gelten bei einer Datenpanne?",
+        "What are the obligations of a processor?",
+        "Wie lange dürfen Bewerberdaten gespeichert werden?",
+    ];
+    let mut ms = Vec::with_capacity(n);
+    emb.embed(&[qs[0]], TextKind::Query)?;
+    for i in 0..n {
+        let t = Instant::now();
+        emb.embed(&[qs[i % qs.len()]], TextKind::Query)?;
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    ms.sort_by(f64::total_cmp);
+    Ok(QueryLatency {
+        model: emb.info().name.clone(),
+        queries: n,
+        p50_ms: percentile(&ms, 0.5),
+        p95_ms: percentile(&ms, 0.95),
+    })
+}
+
+/// Prefill / decode / TTFT of `gen` on a synthetic prompt of `prompt_tokens`
+/// token ids (ids below 1000, no special tokens) and `new_tokens` greedy
+/// steps (stop tokens ignored: decoding runs exactly `new_tokens` steps
+/// unless the model emits an end-of-turn token).
+pub fn generation_bench(
+    gen: &mut GgufGenerator,
+    prompt_tokens: usize,
+    new_tokens: usize,
+    load_ms: Option<f64>,
+) -> Result<GenBench, ModelError> {
+    let prompt: Vec<u32> = (0..prompt_tokens.max(1)).map(|i| (100 + (i * 7919) % 900) as u32).collect();
+    let params = GenParams {
+        max_tokens: new_tokens,
+        repeat_penalty: 1.0,
+        ..GenParams::default()
+    };
+    let t = Instant::now();
+    let mut first: Option<f64> = None;
+    let (out, _) = gen.generate_ids(&prompt, &params, &mut |_| {
+        if first.is_none() {
+            first = Some(t.elapsed().as_secs_f64() * 1e3);
+        }
+        true
+    })?;
+    let decode_steps = out.generated_tokens.saturating_sub(1).max(1);
+    Ok(GenBench {
+        model: crate::Generator::info(gen).name.clone(),
+        load_ms,
+        prompt_tokens: out.prompt_tokens,
+        generated_tokens: out.generated_tokens,
+        prefill_tok_per_s: out.prompt_tokens as f64 / (out.prefill_ms / 1e3),
+        decode_tok_per_s: decode_steps as f64 / (out.decode_ms / 1e3),
+        ttft_ms: first.unwrap_or(out.prefill_ms + out.decode_ms),
+        peak_rss_bytes: peak_rss_bytes(),
+    })
+}
+
+/// A random-weight encoder that runs on token ids (no tokenizer), e.g. the
+/// bge-m3 shape: `EncoderConfig::xlm_roberta_large()` with the M3 heads.
+pub struct RandomEncoder {
+    model: EncoderModel,
+}
+
+impl RandomEncoder {
+    /// Builds it on `device` in `dtype`.
+    pub fn new(cfg: &EncoderConfig, m3_heads: bool, device: &Device, dtype: DType, seed: u64) -> Result<Self, ModelError> {
+        let c = ModelError::candle("random encoder");
+        let t = random_encoder_tensors(cfg, m3_heads, seed, device).map_err(c)?;
+        let vb = VarBuilder::from_tensors(t, dtype, device);
+        let positions = Positions::Roberta { pad: cfg.pad_token_id };
+        let encoder = Encoder::load(vb.clone(), cfg, positions).map_err(ModelError::candle("random encoder"))?;
+        let heads = if m3_heads {
+            Some(M3Heads {
+                sparse: candle_nn::linear(cfg.hidden_size, 1, vb.pp("sparse_linear")).map_err(ModelError::candle("sparse head"))?,
+                colbert: candle_nn::linear(cfg.hidden_size, cfg.hidden_size, vb.pp("colbert_linear"))
+                    .map_err(ModelError::candle("colbert head"))?,
+            })
+        } else {
+            None
+        };
+        let gpu = !device.is_cpu();
+        Ok(Self {
+            model: EncoderModel {
+                encoder,
+                heads,
+                pooling: Pooling::Cls,
+                normalize: true,
+                dtype,
+                device: device.clone(),
+                special_ids: [0u32, 1, 2, 3].into_iter().collect::<HashSet<_>>(),
+                token_budget: if gpu { 65_536 } else { 4096 },
+                max_batch: if gpu { 256 } else { 64 },
+            },
+        })
+    }
+
+    /// Embeds token-id sequences (each `<s> … </s>`), all outputs.
+    pub fn embed_ids(&self, seqs: &[Vec<u32>]) -> Result<Vec<crate::Embedding>, ModelError> {
+        self.model.embed_ids(seqs)
+    }
+
+    /// Throughput at `tokens` tokens over `n` synthetic sequences.
+    pub fn throughput(&self, name: &str, tokens: usize, n: usize) -> Result<EmbedThroughput, ModelError> {
+        let vocab = self.model.encoder.cfg.vocab_size as u32;
+        let seqs: Vec<Vec<u32>> = (0..n)
+            .map(|k| {
+                let mut s = vec![0u32];
+                s.extend((0..tokens.saturating_sub(2)).map(|i| 5 + ((i * 31 + k * 17) as u32 % (vocab - 5))));
+                s.push(2);
+                s
+            })
+            .collect();
+        self.embed_ids(&seqs[..1])?;
+        let sync = |d: &Device| d.synchronize().map_err(ModelError::candle("sync"));
+        sync(&self.model.device)?;
+        let t = Instant::now();
+        self.embed_ids(&seqs)?;
+        sync(&self.model.device)?;
+        let batched = n as f64 / t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        for s in &seqs {
+            self.embed_ids(std::slice::from_ref(s))?;
+        }
+        sync(&self.model.device)?;
+        let naive = n as f64 / t.elapsed().as_secs_f64();
+        Ok(EmbedThroughput {
+            model: name.to_string(),
+            tokens,
+            passages: n,
+            batched_per_s: batched,
+            naive_per_s: naive,
+            speedup: batched / naive,
+        })
+    }
+}
+
+/// Shape of a qwen2 decoder.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Qwen2Shape {
+    /// Vocabulary.
+    pub vocab: usize,
+    /// Hidden size.
+    pub hidden: usize,
+    /// Layers.
+    pub layers: usize,
+    /// Attention heads.
+    pub heads: usize,
+    /// KV heads.
+    pub kv_heads: usize,
+    /// FFN size.
+    pub ffn: usize,
+    /// Context length.
+    pub context: usize,
+}
+
+impl Qwen2Shape {
+    /// Qwen2.5-1.5B-Instruct.
+    pub fn qwen2_5_1_5b() -> Self {
+        Self { vocab: 151_936, hidden: 1536, layers: 28, heads: 12, kv_heads: 2, ffn: 8960, context: 32_768 }
+    }
+
+    /// A tiny model for tests.
+    pub fn tiny() -> Self {
+        Self { vocab: 300, hidden: 64, layers: 2, heads: 4, kv_heads: 2, ffn: 128, context: 512 }
+    }
+}
+
+/// GPT-2 byte-to-unicode table (the 256 byte-level token strings).
+pub fn byte_level_alphabet() -> Vec<String> {
+    let mut bs: Vec<u32> = (b'!' as u32..=b'~' as u32).chain(0xA1..=0xAC).chain(0xAE..=0xFF).collect();
+    let mut cs = bs.clone();
+    let mut n = 0;
+    for b in 0..256u32 {
+        if !bs.contains(&b) {
+            bs.push(b);
+            cs.push(256 + n);
+            n += 1;
+        }
+    }
+    let mut pairs: Vec<(u32, u32)> = bs.into_iter().zip(cs).collect();
+    pairs.sort();
+    pairs.into_iter().map(|(_, c)| char::from_u32(c).map(String::from).unwrap_or_default()).collect()
+}
+
+/// Writes a random-weight qwen2 GGUF with a chatml template and a byte-level
+/// vocabulary (256 byte tokens, `<|endoftext|>`, `<|im_start|>`, `<|im_end|>`,
+/// filler tokens up to `shape.vocab`). Matrices are stored as `wdtype`
+/// (k-quants need dimensions divisible by 256); each distinct shape is
+/// generated once and reused by all layers (speed does not depend on values).
+pub fn write_random_qwen2_gguf(path: &Path, shape: &Qwen2Shape, wdtype: GgmlDType, seed: u64) -> Result<(), ModelError> {
+    let c = |what: &'static str| ModelError::candle(format!("writing random GGUF: {what}"));
+    let dev = Device::Cpu;
+    dev.set_seed(seed).map_err(c("seed"))?;
+    let head_dim = shape.hidden / shape.heads;
+    let kv = shape.kv_heads * head_dim;
+    let mat = |o: usize, i: usize| -> Result<QTensor, ModelError> {
+        let t = Tensor::randn(0f32, 0.02, (o, i), &dev).map_err(c("randn"))?;
+        QTensor::quantize(&t, wdtype).map_err(c("quantize"))
+    };
+    let vecf = |n: usize, v: f32| -> Result<QTensor, ModelError> {
+        let t = Tensor::full(v, n, &dev).map_err(c("full"))?;
+        QTensor::quantize(&t, GgmlDType::F32).map_err(c("quantize"))
+    };
+    let embd = mat(shape.vocab, shape.hidden)?;
+    let q = mat(shape.hidden, shape.hidden)?;
+    let k = mat(kv, shape.hidden)?;
+    let v = mat(kv, shape.hidden)?;
+    let o = mat(shape.hidden, shape.hidden)?;
+    let gate = mat(shape.ffn, shape.hidden)?;
+    let up = mat(shape.ffn, shape.hidden)?;
+    let down = mat(shape.hidden, shape.ffn)?;
+    let norm = vecf(shape.hidden, 1.0)?;
+    let bq = vecf(shape.hidden, 0.0)?;
+    let bkv = vecf(kv, 0.0)?;
+    let mut names: Vec<String> = vec!["token_embd.weight".into(), "output_norm.weight".into()];
+    let mut refs: Vec<&QTensor> = vec![&embd, &norm];
+    for l in 0..shape.layers {
+        for (n, t) in [
+            ("attn_q.weight", &q),
+            ("attn_k.weight", &k),
+            ("attn_v.weight", &v),
+            ("attn_q.bias", &bq),
+            ("attn_k.bias", &bkv),
+            ("attn_v.bias", &bkv),
+            ("attn_output.weight", &o),
+            ("attn_norm.weight", &norm),
+            ("ffn_gate.weight", &gate),
+            ("ffn_up.weight", &up),
+            ("ffn_down.weight", &down),
+            ("ffn_norm.weight", &norm),
+        ] {
+            names.push(format!("blk.{l}.{n}"));
+            refs.push(t);
+        }
+    }
+    let mut tokens = byte_level_alphabet();
+    let eot = tokens.len() as u32;
+    tokens.extend(["<|endoftext|>", "<|im_start|>", "<|im_end|>"].map(String::from));
+    let mut types = vec![1i32; tokens.len()];
+    for t in types.iter_mut().skip(eot as usize) {
+        *t = 3;
+    }
+    while tokens.len() < shape.vocab {
+        tokens.push(format!("<filler_{}>", tokens.len()));
+        types.push(5);
+    }
+    use gguf_file::Value as V;
+    let template = "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+    let md: Vec<(&str, V)> = vec![
+        ("general.architecture", V::String("qwen2".into())),
+        ("general.name", V::String("random-qwen2".into())),
+        ("qwen2.attention.head_count", V::U32(shape.heads as u32)),
+        ("qwen2.attention.head_count_kv", V::U32(shape.kv_heads as u32)),
+        ("qwen2.embedding_length", V::U32(shape.hidden as u32)),
+        ("qwen2.context_length", V::U32(shape.context as u32)),
+        ("qwen2.block_count", V::U32(shape.layers as u32)),
+        ("qwen2.feed_forward_length", V::U32(shape.ffn as u32)),
+        ("qwen2.attention.layer_norm_rms_epsilon", V::F32(1e-6)),
+        ("qwen2.rope.freq_base", V::F32(1_000_000.0)),
+        ("tokenizer.ggml.model", V::String("gpt2".into())),
+        ("tokenizer.ggml.pre", V::String("qwen2".into())),
+        ("tokenizer.ggml.tokens", V::Array(tokens.into_iter().map(V::String).collect())),
+        ("tokenizer.ggml.token_type", V::Array(types.into_iter().map(V::I32).collect())),
+        ("tokenizer.ggml.merges", V::Array(Vec::new())),
+        ("tokenizer.ggml.eos_token_id", V::U32(eot + 2)),
+        ("tokenizer.ggml.bos_token_id", V::U32(eot)),
+        ("tokenizer.ggml.add_bos_token", V::Bool(false)),
+        ("tokenizer.chat_template", V::String(template.into())),
+    ];
+    let md_refs: Vec<(&str, &V)> = md.iter().map(|(k, v)| (*k, v)).collect();
+    let t_refs: Vec<(&str, &QTensor)> = names.iter().map(String::as_str).zip(refs).collect();
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(|source| ModelError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?);
+    gguf_file::write(&mut f, &md_refs, &t_refs).map_err(c("write"))?;
+    use std::io::Write;
+    f.flush().map_err(|source| ModelError::Io { path: path.to_path_buf(), source })?;
+    Ok(())
+}
