@@ -1,0 +1,649 @@
+//! The `paragraf bench` report: one row per model candidate, the machine it
+//! ran on, warm-up and repetition counts, medians of repeated runs, and a
+//! comparison of two runs that says which differences are within noise.
+//!
+//! The machine description reads `/proc/cpuinfo`, `/proc/meminfo` and
+//! `/proc/driver/nvidia/gpus/*/information` (Linux); elsewhere the fields
+//! stay empty.
+
+use crate::error::EvalError;
+use crate::stats::{rel_diff, within_noise, Stat};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The machine a run measured.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Machine {
+    /// `model name` of `/proc/cpuinfo`, or empty.
+    pub cpu_model: String,
+    /// Processor entries of `/proc/cpuinfo` (0 when unknown).
+    pub logical_cores: usize,
+    /// Distinct (physical id, core id) pairs, when the file says.
+    pub physical_cores: Option<usize>,
+    /// Threads this process may use (`available_parallelism`).
+    pub available_parallelism: usize,
+    /// `MemTotal` in GiB.
+    pub memory_gib: Option<f64>,
+    /// GPU models found (NVIDIA driver's `/proc` entries).
+    pub gpus: Vec<String>,
+    pub os: String,
+    pub arch: String,
+}
+
+impl Machine {
+    /// Describe this machine from `/proc` (missing files leave fields empty).
+    pub fn detect() -> Machine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok();
+        let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+        let mut gpu_infos = Vec::new();
+        if let Ok(dir) = std::fs::read_dir("/proc/driver/nvidia/gpus") {
+            let mut paths: Vec<_> = dir.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+            paths.sort();
+            for p in paths {
+                if let Ok(t) = std::fs::read_to_string(p.join("information")) {
+                    gpu_infos.push(t);
+                }
+            }
+        }
+        let mut m = Machine::from_proc(cpuinfo.as_deref(), meminfo.as_deref(), &gpu_infos);
+        m.available_parallelism = std::thread::available_parallelism().map_or(0, |n| n.get());
+        m
+    }
+
+    /// Build the description from the text of `/proc/cpuinfo`,
+    /// `/proc/meminfo` and the NVIDIA `information` files.
+    pub fn from_proc(
+        cpuinfo: Option<&str>,
+        meminfo: Option<&str>,
+        gpu_infos: &[String],
+    ) -> Machine {
+        let mut m = Machine {
+            os: std::env::consts::OS.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            ..Machine::default()
+        };
+        if let Some(ci) = cpuinfo {
+            let mut cores = BTreeSet::new();
+            let mut phys: Option<String> = None;
+            for line in ci.lines() {
+                let Some((k, v)) = line.split_once(':') else {
+                    continue;
+                };
+                let (k, v) = (k.trim(), v.trim());
+                match k {
+                    "processor" => m.logical_cores += 1,
+                    "model name" | "Model" if m.cpu_model.is_empty() => m.cpu_model = v.to_string(),
+                    "physical id" => phys = Some(v.to_string()),
+                    "core id" => {
+                        cores.insert((phys.clone().unwrap_or_default(), v.to_string()));
+                    }
+                    _ => {}
+                }
+            }
+            m.physical_cores = (!cores.is_empty()).then_some(cores.len());
+        }
+        if let Some(mi) = meminfo {
+            m.memory_gib = parse_kb_field(mi, "MemTotal").map(|kb| kb / (1024.0 * 1024.0));
+        }
+        for info in gpu_infos {
+            if let Some(model) = info.lines().find_map(|l| {
+                l.split_once(':')
+                    .filter(|(k, _)| k.trim() == "Model")
+                    .map(|(_, v)| v.trim().to_string())
+            }) {
+                m.gpus.push(model);
+            }
+        }
+        m
+    }
+
+    /// One line: `CPU model, N cores (M physical), X GiB, GPU …, os/arch`.
+    pub fn describe(&self) -> String {
+        let mut s = if self.cpu_model.is_empty() {
+            "unknown CPU".to_string()
+        } else {
+            self.cpu_model.clone()
+        };
+        let _ = write!(s, ", {} logical cores", self.logical_cores);
+        if let Some(p) = self.physical_cores {
+            let _ = write!(s, " ({p} physical)");
+        }
+        if self.available_parallelism > 0 && self.available_parallelism != self.logical_cores {
+            let _ = write!(s, ", {} usable", self.available_parallelism);
+        }
+        if let Some(g) = self.memory_gib {
+            let _ = write!(s, ", {g:.1} GiB RAM");
+        }
+        if self.gpus.is_empty() {
+            s.push_str(", no GPU");
+        } else {
+            let _ = write!(s, ", GPU: {}", self.gpus.join(" + "));
+        }
+        let _ = write!(s, ", {}/{}", self.os, self.arch);
+        s
+    }
+}
+
+/// Value in kB of a `Key:   123 kB` line of a `/proc` status-style file.
+pub fn parse_kb_field(text: &str, key: &str) -> Option<f64> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        if k.trim() != key {
+            return None;
+        }
+        v.split_whitespace().next()?.parse::<f64>().ok()
+    })
+}
+
+/// Peak resident memory of this process (`VmHWM` of `/proc/self/status`)
+/// in MiB; `None` where the file does not exist.
+pub fn peak_rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_kb_field(&s, "VmHWM").map(|kb| kb / 1024.0)
+}
+
+/// Format seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn format_utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// The current time as [`format_utc`].
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format_utc(secs)
+}
+
+/// Measurements of one model candidate. Every figure is a [`Stat`] over the
+/// repetitions (medians reported); `None` where it does not apply (an
+/// embedder has no decode speed) or was not measured.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct BenchRow {
+    /// Entry name in `models.toml`.
+    pub model: String,
+    /// `embedder`, `answer` or `reranker`.
+    pub kind: String,
+    /// Device it ran on (`cpu`, `cuda:0`).
+    pub device: String,
+    pub load_ms: Option<Stat>,
+    /// Passages of 128 tokens embedded per second.
+    pub embed_passages_per_s_128: Option<Stat>,
+    /// Passages of 512 tokens embedded per second.
+    pub embed_passages_per_s_512: Option<Stat>,
+    /// Latency of embedding one query: p50 and p95 per repetition.
+    pub query_embed_p50_ms: Option<Stat>,
+    pub query_embed_p95_ms: Option<Stat>,
+    pub prefill_tok_per_s: Option<Stat>,
+    pub decode_tok_per_s: Option<Stat>,
+    /// Time to first token on a real prompt built from retrieved sources.
+    pub ttft_ms: Option<Stat>,
+    /// Peak resident memory after the model's runs.
+    pub peak_memory_mib: Option<f64>,
+    /// hit@1 on the golden set (`--quality`).
+    pub hit_at_1: Option<f64>,
+    /// Free-text remarks (prompt length, batch size, skipped parts).
+    pub notes: Vec<String>,
+}
+
+/// Column names and the direction in which a metric is better.
+const METRICS: &[(&str, &str, bool)] = &[
+    ("load_ms", "load ms", false),
+    ("embed_passages_per_s_128", "emb/s @128", true),
+    ("embed_passages_per_s_512", "emb/s @512", true),
+    ("query_embed_p50_ms", "query p50 ms", false),
+    ("query_embed_p95_ms", "query p95 ms", false),
+    ("prefill_tok_per_s", "prefill tok/s", true),
+    ("decode_tok_per_s", "decode tok/s", true),
+    ("ttft_ms", "TTFT ms", false),
+];
+
+impl BenchRow {
+    /// The repeated-run metrics by field name, in report order.
+    pub fn metrics(&self) -> Vec<(&'static str, Option<&Stat>)> {
+        let v = [
+            self.load_ms.as_ref(),
+            self.embed_passages_per_s_128.as_ref(),
+            self.embed_passages_per_s_512.as_ref(),
+            self.query_embed_p50_ms.as_ref(),
+            self.query_embed_p95_ms.as_ref(),
+            self.prefill_tok_per_s.as_ref(),
+            self.decode_tok_per_s.as_ref(),
+            self.ttft_ms.as_ref(),
+        ];
+        METRICS
+            .iter()
+            .zip(v)
+            .map(|((n, _, _), s)| (*n, s))
+            .collect()
+    }
+
+    fn key(&self) -> (String, String, String) {
+        (self.model.clone(), self.kind.clone(), self.device.clone())
+    }
+}
+
+/// The whole bench report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchTable {
+    /// UTC time of the run, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub created_utc: String,
+    pub machine: Machine,
+    /// Untimed warm-up runs before measuring.
+    pub warmup: usize,
+    /// Timed repetitions each median is taken over.
+    pub repetitions: usize,
+    pub rows: Vec<BenchRow>,
+    /// Run-level remarks (build flags, thread count).
+    pub notes: Vec<String>,
+}
+
+fn cell(s: Option<&Stat>) -> String {
+    s.map_or_else(|| "–".to_string(), |s| fmt_num(s.median))
+}
+
+/// A number with precision fitting its size (3 significant figures, at
+/// least integer precision).
+pub fn fmt_num(x: f64) -> String {
+    let a = x.abs();
+    if !x.is_finite() {
+        "–".to_string()
+    } else if a >= 100.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+impl BenchTable {
+    /// An empty table for this machine, timestamped now.
+    pub fn new(machine: Machine, warmup: usize, repetitions: usize) -> BenchTable {
+        BenchTable {
+            created_utc: utc_now(),
+            machine,
+            warmup,
+            repetitions,
+            rows: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// Parse a saved table; `source` names it in errors.
+    pub fn from_json(text: &str, source: &str) -> Result<BenchTable, EvalError> {
+        serde_json::from_str(text).map_err(|e| EvalError::ReportJson {
+            path: source.to_string(),
+            source: e,
+        })
+    }
+
+    /// Read a saved table.
+    pub fn load(path: &Path) -> Result<BenchTable, EvalError> {
+        let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
+        BenchTable::from_json(&text, &path.display().to_string())
+    }
+
+    /// Markdown: machine, counts, one table of medians, the spread of each
+    /// figure (min–max) and the notes.
+    pub fn to_markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "# Model benchmark\n");
+        let _ = writeln!(s, "- created: {}", self.created_utc);
+        let _ = writeln!(s, "- machine: {}", self.machine.describe());
+        let _ = writeln!(
+            s,
+            "- warm-up runs: {}, timed repetitions: {} (figures are medians)",
+            self.warmup, self.repetitions
+        );
+        for n in &self.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+        s.push('\n');
+        s.push_str("| model | kind | device |");
+        for (_, label, _) in METRICS {
+            let _ = write!(s, " {label} |");
+        }
+        s.push_str(" peak MiB | hit@1 |\n|---|---|---|");
+        for _ in METRICS {
+            s.push_str("---:|");
+        }
+        s.push_str("---:|---:|\n");
+        for r in &self.rows {
+            let _ = write!(s, "| {} | {} | {} |", md_escape(&r.model), r.kind, r.device);
+            for (_, st) in r.metrics() {
+                let _ = write!(s, " {} |", cell(st));
+            }
+            let _ = writeln!(
+                s,
+                " {} | {} |",
+                r.peak_memory_mib
+                    .map_or_else(|| "–".into(), |m| format!("{m:.0}")),
+                r.hit_at_1.map_or_else(|| "–".into(), |h| format!("{h:.3}"))
+            );
+        }
+        let spread: Vec<String> = self
+            .rows
+            .iter()
+            .flat_map(|r| {
+                r.metrics().into_iter().filter_map(move |(n, st)| {
+                    st.filter(|st| st.samples.len() > 1).map(|st| {
+                        format!(
+                            "| {} | {n} | {} | {} | {} | {} |",
+                            md_escape(&r.model),
+                            fmt_num(st.median),
+                            fmt_num(st.min),
+                            fmt_num(st.max),
+                            st.samples.len()
+                        )
+                    })
+                })
+            })
+            .collect();
+        if !spread.is_empty() {
+            s.push_str("\n## Spread over repetitions\n\n| model | metric | median | min | max | n |\n|---|---|---:|---:|---:|---:|\n");
+            for l in spread {
+                s.push_str(&l);
+                s.push('\n');
+            }
+        }
+        let notes: Vec<String> = self
+            .rows
+            .iter()
+            .flat_map(|r| r.notes.iter().map(move |n| format!("- {}: {n}", r.model)))
+            .collect();
+        if !notes.is_empty() {
+            s.push_str("\n## Notes\n\n");
+            for n in notes {
+                s.push_str(&n);
+                s.push('\n');
+            }
+        }
+        s
+    }
+}
+
+/// One metric of one model in two runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchDelta {
+    pub model: String,
+    pub kind: String,
+    pub device: String,
+    pub metric: String,
+    pub a: f64,
+    pub b: f64,
+    /// `(b − a) / |a|`.
+    pub rel_diff: Option<f64>,
+    pub within_noise: bool,
+    /// Whether b is better than a (by the metric's direction), outside noise.
+    pub improved: bool,
+}
+
+/// Two bench runs side by side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchComparison {
+    /// Relative tolerance used by [`within_noise`].
+    pub rel_tol: f64,
+    pub deltas: Vec<BenchDelta>,
+    /// Models (`model/kind/device`) measured in only one of the runs.
+    pub only_in_a: Vec<String>,
+    pub only_in_b: Vec<String>,
+    /// Largest |relative difference| of medians over all deltas.
+    pub max_abs_rel_diff: Option<f64>,
+}
+
+/// Compare two bench runs metric by metric (rows matched by model, kind and
+/// device; metrics present in both).
+pub fn compare_bench(a: &BenchTable, b: &BenchTable, rel_tol: f64) -> BenchComparison {
+    let mut deltas = Vec::new();
+    let mut only_in_a = Vec::new();
+    let fmt_key = |r: &BenchRow| format!("{}/{}/{}", r.model, r.kind, r.device);
+    for ra in &a.rows {
+        let Some(rb) = b.rows.iter().find(|rb| rb.key() == ra.key()) else {
+            only_in_a.push(fmt_key(ra));
+            continue;
+        };
+        for (((name, sa), (_, sb)), (_, _, higher_better)) in
+            ra.metrics().into_iter().zip(rb.metrics()).zip(METRICS)
+        {
+            let (Some(sa), Some(sb)) = (sa, sb) else {
+                continue;
+            };
+            let within = within_noise(sa, sb, rel_tol);
+            let better = if *higher_better {
+                sb.median > sa.median
+            } else {
+                sb.median < sa.median
+            };
+            deltas.push(BenchDelta {
+                model: ra.model.clone(),
+                kind: ra.kind.clone(),
+                device: ra.device.clone(),
+                metric: name.to_string(),
+                a: sa.median,
+                b: sb.median,
+                rel_diff: rel_diff(sa.median, sb.median),
+                within_noise: within,
+                improved: !within && better,
+            });
+        }
+    }
+    let only_in_b = b
+        .rows
+        .iter()
+        .filter(|rb| !a.rows.iter().any(|ra| ra.key() == rb.key()))
+        .map(fmt_key)
+        .collect();
+    let max_abs_rel_diff = deltas
+        .iter()
+        .filter_map(|d| d.rel_diff.map(f64::abs))
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+    BenchComparison {
+        rel_tol,
+        deltas,
+        only_in_a,
+        only_in_b,
+        max_abs_rel_diff,
+    }
+}
+
+impl BenchComparison {
+    /// Whether every compared metric is within noise.
+    pub fn all_within_noise(&self) -> bool {
+        self.deltas.iter().all(|d| d.within_noise)
+    }
+
+    /// Markdown table of every delta.
+    pub fn to_markdown(&self) -> String {
+        let mut s = String::from("# Bench comparison\n\n");
+        let _ = writeln!(
+            s,
+            "Tolerance: {:.0} % of the larger median or the larger IQR. All within noise: {}. Largest difference: {}.\n",
+            self.rel_tol * 100.0,
+            if self.all_within_noise() { "yes" } else { "no" },
+            self.max_abs_rel_diff
+                .map_or_else(|| "–".into(), |d| format!("{:.1} %", d * 100.0))
+        );
+        s.push_str("| model | metric | A | B | Δ | verdict |\n|---|---|---:|---:|---:|---|\n");
+        for d in &self.deltas {
+            let verdict = if d.within_noise {
+                "within noise"
+            } else if d.improved {
+                "better"
+            } else {
+                "worse"
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {verdict} |",
+                md_escape(&d.model),
+                d.metric,
+                fmt_num(d.a),
+                fmt_num(d.b),
+                d.rel_diff
+                    .map_or_else(|| "–".into(), |r| format!("{:+.1} %", r * 100.0))
+            );
+        }
+        for m in &self.only_in_a {
+            let _ = writeln!(s, "\nOnly in A: {m}");
+        }
+        for m in &self.only_in_b {
+            let _ = writeln!(s, "\nOnly in B: {m}");
+        }
+        s
+    }
+}
+
+/// Escape `|` and newlines for a Markdown table cell.
+pub fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CPUINFO: &str = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 2\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 1\n";
+
+    #[test]
+    fn machine_from_proc_text() {
+        let gpu = "Model: \t\t NVIDIA H200\nIRQ:   \t\t 123\n".to_string();
+        let m = Machine::from_proc(
+            Some(CPUINFO),
+            Some("MemTotal:       25165824 kB\nMemFree: 1 kB\n"),
+            &[gpu],
+        );
+        assert_eq!(m.cpu_model, "AMD EPYC 7B13");
+        assert_eq!(m.logical_cores, 3);
+        assert_eq!(m.physical_cores, Some(2));
+        assert_eq!(m.memory_gib, Some(24.0));
+        assert_eq!(m.gpus, vec!["NVIDIA H200"]);
+        let d = m.describe();
+        assert!(
+            d.starts_with("AMD EPYC 7B13, 3 logical cores (2 physical)"),
+            "{d}"
+        );
+        assert!(
+            d.contains("24.0 GiB RAM") && d.contains("GPU: NVIDIA H200"),
+            "{d}"
+        );
+        let none = Machine::from_proc(None, None, &[]);
+        assert_eq!(none.logical_cores, 0);
+        assert!(none
+            .describe()
+            .starts_with("unknown CPU, 0 logical cores, no GPU"));
+    }
+
+    #[test]
+    fn detect_does_not_panic() {
+        let m = Machine::detect();
+        assert!(m.available_parallelism >= 1);
+    }
+
+    #[test]
+    fn utc_formatting() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_utc(1_798_761_599), "2026-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn kb_fields() {
+        assert_eq!(parse_kb_field("VmHWM:\t  2048 kB\n", "VmHWM"), Some(2048.0));
+        assert_eq!(parse_kb_field("VmRSS: 1 kB", "VmHWM"), None);
+        assert_eq!(parse_kb_field("VmHWM: x kB", "VmHWM"), None);
+    }
+
+    fn row(model: &str, decode: &[f64], load: &[f64]) -> BenchRow {
+        BenchRow {
+            model: model.into(),
+            kind: "answer".into(),
+            device: "cpu".into(),
+            load_ms: Stat::from_samples(load),
+            decode_tok_per_s: Stat::from_samples(decode),
+            peak_memory_mib: Some(512.0),
+            ..BenchRow::default()
+        }
+    }
+
+    #[test]
+    fn table_round_trip_and_markdown() {
+        let mut t = BenchTable::new(Machine::from_proc(Some(CPUINFO), None, &[]), 1, 3);
+        t.rows.push(row(
+            "qwen2.5-0.5b",
+            &[13.0, 12.5, 13.4],
+            &[800.0, 790.0, 810.0],
+        ));
+        let back = BenchTable::from_json(&t.to_json(), "mem").unwrap();
+        assert_eq!(back, t);
+        let md = t.to_markdown();
+        assert!(md.contains("warm-up runs: 1, timed repetitions: 3"), "{md}");
+        assert!(
+            md.contains("| qwen2.5-0.5b | answer | cpu | 800 | – |"),
+            "{md}"
+        );
+        assert!(md.contains("| 13.0 | – | 512 | – |"), "{md}");
+        assert!(md.contains("## Spread over repetitions"));
+        assert!(BenchTable::from_json("{", "x.json")
+            .unwrap_err()
+            .to_string()
+            .starts_with("x.json:"));
+    }
+
+    #[test]
+    fn comparison_flags_noise_and_changes() {
+        let mut a = BenchTable::new(Machine::default(), 1, 3);
+        let mut b = a.clone();
+        a.rows
+            .push(row("m", &[13.0, 12.5, 13.4], &[800.0, 790.0, 810.0]));
+        a.rows.push(row("gone", &[1.0], &[1.0]));
+        b.rows
+            .push(row("m", &[13.2, 12.9, 13.1], &[1000.0, 990.0, 1010.0]));
+        let c = compare_bench(&a, &b, 0.05);
+        assert_eq!(c.deltas.len(), 2);
+        let load = c.deltas.iter().find(|d| d.metric == "load_ms").unwrap();
+        assert!(!load.within_noise && !load.improved);
+        assert!((load.rel_diff.unwrap() - 0.25).abs() < 1e-12);
+        let dec = c
+            .deltas
+            .iter()
+            .find(|d| d.metric == "decode_tok_per_s")
+            .unwrap();
+        assert!(dec.within_noise);
+        assert!(!c.all_within_noise());
+        assert_eq!(c.only_in_a, vec!["gone/answer/cpu"]);
+        assert!(c.only_in_b.is_empty());
+        assert_eq!(c.max_abs_rel_diff, Some(0.25));
+        let md = c.to_markdown();
+        assert!(
+            md.contains("| m | load_ms | 800 | 1000 | +25.0 % | worse |"),
+            "{md}"
+        );
+        assert!(md.contains("within noise"));
+    }
+}

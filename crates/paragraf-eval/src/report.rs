@@ -1,0 +1,473 @@
+//! Rendering of an [`EvalReport`]: JSON (round-trips), Markdown, a
+//! hand-written SVG chart and a plain-text terminal table.
+
+use crate::bench::md_escape;
+use crate::error::EvalError;
+use crate::run::{EvalReport, Rate, StageReport};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// `0.825` → `0.825`; `None` → `–`.
+fn f3(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), |v| format!("{v:.3}"))
+}
+
+fn rate(r: &Rate) -> String {
+    match r.rate() {
+        Some(v) => format!("{v:.3} ({}/{})", r.passed, r.total),
+        None => "–".to_string(),
+    }
+}
+
+fn ms(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), |v| format!("{v:.1}"))
+}
+
+/// Escape text for SVG/XML.
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+impl EvalReport {
+    /// Pretty JSON of the whole report (per-question results included).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// Parse a report written by [`EvalReport::to_json`]; `source` names it
+    /// in errors.
+    pub fn from_json(text: &str, source: &str) -> Result<EvalReport, EvalError> {
+        serde_json::from_str(text).map_err(|e| EvalError::ReportJson {
+            path: source.to_string(),
+            source: e,
+        })
+    }
+
+    /// Read a saved report.
+    pub fn load(path: &Path) -> Result<EvalReport, EvalError> {
+        let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
+        EvalReport::from_json(&text, &path.display().to_string())
+    }
+
+    /// The stage named `name`.
+    pub fn stage(&self, name: &str) -> Option<&StageReport> {
+        self.stages.iter().find(|s| s.stage == name)
+    }
+
+    /// The last stage (the full pipeline in the usual ablation order).
+    pub fn final_stage(&self) -> Option<&StageReport> {
+        self.stages.last()
+    }
+
+    fn check_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .stages
+            .iter()
+            .flat_map(|s| s.aggregate.checks.keys().cloned())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Markdown report: run metadata, rank metrics per stage, check pass
+    /// rates per stage, the final stage per category, answer metrics (when
+    /// generating), latency, every question per stage and the failures of
+    /// the final stage with what was seen.
+    pub fn to_markdown(&self) -> String {
+        self.render_markdown(None)
+    }
+
+    /// [`EvalReport::to_markdown`] with the chart embedded as an image link
+    /// to `chart_file` (relative to the Markdown file).
+    pub fn to_markdown_with_chart(&self, chart_file: &str) -> String {
+        self.render_markdown(Some(chart_file))
+    }
+
+    fn render_markdown(&self, chart: Option<&str>) -> String {
+        let m = &self.meta;
+        let mut s = String::new();
+        let _ = writeln!(s, "# Evaluation report — {}\n", md_escape(&m.label));
+        let _ = writeln!(s, "- created: {} ({:.1} s wall)", m.created_utc, m.wall_s);
+        let _ = writeln!(s, "- machine: {}", m.machine.describe());
+        let _ = writeln!(
+            s,
+            "- questions: {}, stages: {}, generate: {}, threads: {}, paragraf-eval {}",
+            m.queries,
+            m.stages.join(" → "),
+            m.generate,
+            m.threads,
+            m.eval_version
+        );
+        s.push_str("- hit@1 counts the top distinct norm or the assessment's primary norm (hit@N where `hit_at` says); MRR and nDCG are @10 over distinct norms; rank metrics use the questions with expected norms\n\n");
+        if let Some(c) = chart {
+            let _ = writeln!(s, "![hit@1 per stage and pass rate per category]({c})\n");
+        }
+
+        s.push_str("## Retrieval per stage\n\n| stage | scored | hit@1 | hit@5 | MRR@10 | nDCG@10 | checks all | passed | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for st in &self.stages {
+            let a = &st.aggregate;
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                md_escape(&st.stage),
+                a.scored,
+                f3(a.hit_at_1),
+                f3(a.hit_at_5),
+                f3(a.mrr_at_10),
+                f3(a.ndcg_at_10),
+                rate(&a.checks_all),
+                rate(&a.passed),
+                a.errors
+            );
+        }
+
+        let names = self.check_names();
+        if !names.is_empty() {
+            s.push_str("\n## Expect checks (pass rate, passed/applicable)\n\n| check |");
+            for st in &self.stages {
+                let _ = write!(s, " {} |", md_escape(&st.stage));
+            }
+            s.push_str("\n|---|");
+            for _ in &self.stages {
+                s.push_str("---:|");
+            }
+            s.push('\n');
+            for n in &names {
+                let _ = write!(s, "| {n} |");
+                for st in &self.stages {
+                    let r = st.aggregate.checks.get(n).copied().unwrap_or_default();
+                    let _ = write!(s, " {} |", rate(&r));
+                }
+                s.push('\n');
+            }
+        }
+
+        if let Some(fin) = self.final_stage() {
+            let _ = writeln!(
+                s,
+                "\n## Per category (stage `{}`)\n\n| category | questions | passed | hit@1 |\n|---|---:|---:|---:|",
+                md_escape(&fin.stage)
+            );
+            for (cat, c) in &fin.aggregate.categories {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} |",
+                    md_escape(cat),
+                    c.queries,
+                    rate(&c.passed),
+                    rate(&c.hit_at_1)
+                );
+            }
+        }
+
+        if m.generate {
+            s.push_str("\n## Grounded answers\n\n| stage | answered | abstained | citation validity | abstention P | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for st in &self.stages {
+                if let Some(a) = &st.aggregate.answer {
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                        md_escape(&st.stage),
+                        a.answered,
+                        a.abstained,
+                        f3(a.citation_validity),
+                        f3(a.abstention_precision),
+                        f3(a.abstention_recall),
+                        f3(a.cites_expected),
+                        ms(a.mean_answer_chars),
+                        ms(a.mean_generated_tokens),
+                        ms(a.tokens_per_s),
+                        a.errors
+                    );
+                }
+            }
+        }
+
+        s.push_str("\n## Latency per stage (ms, wall clock per question)\n\n| stage | mean | p50 | p95 | max | pipeline p50 |\n|---|---:|---:|---:|---:|---|\n");
+        for st in &self.stages {
+            let l = &st.aggregate.latency;
+            let pipe: Vec<String> = l
+                .timings_p50_ms
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.1}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} |",
+                md_escape(&st.stage),
+                ms(l.mean_ms),
+                ms(l.p50_ms),
+                ms(l.p95_ms),
+                ms(l.max_ms),
+                pipe.join(", ")
+            );
+        }
+
+        // Per question: one column per stage with ✓/✗ and the top norm.
+        s.push_str("\n## Per question\n\n✓ = passed (primary hit and all checks), ✗ = failed; the cell shows the top distinct norm and the rank of the first expected one.\n\n| id | category | expected |");
+        for st in &self.stages {
+            let _ = write!(s, " {} |", md_escape(&st.stage));
+        }
+        s.push_str("\n|---|---|---|");
+        for _ in &self.stages {
+            s.push_str("---|");
+        }
+        s.push('\n');
+        if let Some(first) = self.stages.first() {
+            for (qi, q) in first.queries.iter().enumerate() {
+                let expected = if q.expect_any.is_empty() {
+                    "(checks only)".to_string()
+                } else {
+                    q.expect_any.join(", ")
+                };
+                let _ = write!(
+                    s,
+                    "| {} | {} | {} |",
+                    md_escape(&q.id),
+                    md_escape(&q.category),
+                    md_escape(&expected)
+                );
+                for st in &self.stages {
+                    let cell = st.queries.get(qi).map_or_else(String::new, |r| {
+                        let mark = if r.passed { "✓" } else { "✗" };
+                        let top = r.top.first().map_or("–", String::as_str);
+                        let rank = r
+                            .first_relevant_rank
+                            .map_or_else(String::new, |k| format!(" (#{k})"));
+                        let err = if r.error.is_some() { " error" } else { "" };
+                        format!("{mark} {}{rank}{err}", md_escape(top))
+                    });
+                    let _ = write!(s, " {cell} |");
+                }
+                s.push('\n');
+            }
+        }
+
+        if let Some(fin) = self.final_stage() {
+            let failed: Vec<_> = fin.queries.iter().filter(|r| !r.passed).collect();
+            let _ = writeln!(
+                s,
+                "\n## Failures at stage `{}` ({})\n",
+                md_escape(&fin.stage),
+                failed.len()
+            );
+            for r in failed {
+                let _ = writeln!(s, "- **{}** {}", md_escape(&r.id), md_escape(&r.query));
+                if let Some(e) = &r.error {
+                    let _ = writeln!(s, "  - error: {}", md_escape(e));
+                }
+                if !r.expect_any.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "  - expected {} (hit@{}: {}); top: {}; primary: {}",
+                        r.expect_any.join(", "),
+                        r.hit_n,
+                        r.hit_at_1.unwrap_or(false),
+                        r.top.join(", "),
+                        r.primary.as_deref().unwrap_or("–")
+                    );
+                }
+                for c in r.checks.iter().filter(|c| !c.passed) {
+                    let _ = writeln!(s, "  - {} failed: {}", c.name, md_escape(&c.detail));
+                }
+            }
+        }
+        s
+    }
+
+    /// Plain-text table for the terminal: one row per stage.
+    pub fn print_table(&self) -> String {
+        let head = [
+            "stage", "scored", "hit@1", "hit@5", "MRR@10", "nDCG@10", "checks", "passed", "p50 ms",
+            "errors",
+        ];
+        let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
+        for st in &self.stages {
+            let a = &st.aggregate;
+            rows.push(vec![
+                st.stage.clone(),
+                a.scored.to_string(),
+                f3(a.hit_at_1),
+                f3(a.hit_at_5),
+                f3(a.mrr_at_10),
+                f3(a.ndcg_at_10),
+                format!("{}/{}", a.checks_all.passed, a.checks_all.total),
+                format!("{}/{}", a.passed.passed, a.passed.total),
+                ms(a.latency.p50_ms),
+                a.errors.to_string(),
+            ]);
+        }
+        let widths: Vec<usize> = (0..head.len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut s = format!("{} — {} questions\n", self.meta.label, self.meta.queries);
+        for (i, r) in rows.iter().enumerate() {
+            let line: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(c, (v, w))| {
+                    let pad = w.saturating_sub(v.chars().count());
+                    if c == 0 {
+                        format!("{v}{}", " ".repeat(pad))
+                    } else {
+                        format!("{}{v}", " ".repeat(pad))
+                    }
+                })
+                .collect();
+            s.push_str(line.join("  ").trim_end());
+            s.push('\n');
+            if i == 0 {
+                let total: usize = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
+                s.push_str(&"-".repeat(total));
+                s.push('\n');
+            }
+        }
+        s
+    }
+
+    /// SVG (no dependencies): hit@1 and hit@5 per stage as horizontal bars,
+    /// then the pass rate per category of the final stage.
+    pub fn to_svg_chart(&self) -> String {
+        const W: f64 = 760.0;
+        const LABEL_W: f64 = 190.0;
+        const BAR_W: f64 = 440.0;
+        const ROW: f64 = 26.0;
+        let stage_rows = self.stages.len();
+        let cats: Vec<(String, Rate)> = self
+            .final_stage()
+            .map(|f| {
+                f.aggregate
+                    .categories
+                    .iter()
+                    .map(|(k, c)| (k.clone(), c.passed))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let top1 = 70.0;
+        let h1 = stage_rows as f64 * ROW;
+        let top2 = top1 + h1 + 70.0;
+        let height = top2 + cats.len() as f64 * ROW + 40.0;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{height}\" viewBox=\"0 0 {W} {height}\" font-family=\"sans-serif\" font-size=\"13\">"
+        );
+        let _ = writeln!(
+            s,
+            "<rect width=\"{W}\" height=\"{height}\" fill=\"#ffffff\"/>"
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"16\" y=\"26\" font-size=\"16\" font-weight=\"bold\">{}</text>",
+            xml(&format!(
+                "{} — {} questions",
+                self.meta.label, self.meta.queries
+            ))
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"16\" y=\"{}\" font-weight=\"bold\">hit@1 (dark) and hit@5 (light) per stage</text>",
+            top1 - 14.0
+        );
+        let _ = writeln!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"#1f5fa8\"/><text x=\"{}\" y=\"{}\">hit@1</text><rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"#9cc3ea\"/><text x=\"{}\" y=\"{}\">hit@5</text>",
+            W - 160.0, top1 - 24.0, W - 142.0, top1 - 14.0,
+            W - 90.0, top1 - 24.0, W - 72.0, top1 - 14.0
+        );
+        axis(&mut s, LABEL_W, BAR_W, top1, h1);
+        for (i, st) in self.stages.iter().enumerate() {
+            let y = top1 + i as f64 * ROW;
+            let h1v = st.aggregate.hit_at_1.unwrap_or(0.0);
+            let h5v = st.aggregate.hit_at_5.unwrap_or(0.0);
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                LABEL_W - 8.0,
+                y + 17.0,
+                xml(&st.stage)
+            );
+            let _ = writeln!(
+                s,
+                "<rect x=\"{LABEL_W}\" y=\"{}\" width=\"{:.1}\" height=\"18\" fill=\"#9cc3ea\"/>",
+                y + 4.0,
+                h5v * BAR_W
+            );
+            let _ = writeln!(
+                s,
+                "<rect x=\"{LABEL_W}\" y=\"{}\" width=\"{:.1}\" height=\"10\" fill=\"#1f5fa8\"/>",
+                y + 8.0,
+                h1v * BAR_W
+            );
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{} / {}</text>",
+                LABEL_W + BAR_W + 8.0,
+                y + 17.0,
+                f3(st.aggregate.hit_at_1),
+                f3(st.aggregate.hit_at_5)
+            );
+        }
+        let stage_name = self.final_stage().map_or("–", |f| f.stage.as_str());
+        let _ = writeln!(
+            s,
+            "<text x=\"16\" y=\"{}\" font-weight=\"bold\">{}</text>",
+            top2 - 14.0,
+            xml(&format!(
+                "pass rate per category (stage {stage_name}; hit and all checks)"
+            ))
+        );
+        axis(&mut s, LABEL_W, BAR_W, top2, cats.len() as f64 * ROW);
+        for (i, (cat, r)) in cats.iter().enumerate() {
+            let y = top2 + i as f64 * ROW;
+            let v = r.rate().unwrap_or(0.0);
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                LABEL_W - 8.0,
+                y + 17.0,
+                xml(cat)
+            );
+            let _ = writeln!(
+                s,
+                "<rect x=\"{LABEL_W}\" y=\"{}\" width=\"{:.1}\" height=\"16\" fill=\"#2e8b57\"/>",
+                y + 5.0,
+                v * BAR_W
+            );
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\">{:.2} ({}/{})</text>",
+                LABEL_W + BAR_W + 8.0,
+                y + 17.0,
+                v,
+                r.passed,
+                r.total
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// Grid lines at 0, .25, .5, .75, 1 with labels under the plot.
+fn axis(s: &mut String, x0: f64, w: f64, top: f64, h: f64) {
+    for i in 0..=4 {
+        let f = f64::from(i) / 4.0;
+        let x = x0 + f * w;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{top}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#dddddd\"/>",
+            top + h
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#666666\">{f:.2}</text>",
+            top + h + 14.0
+        );
+    }
+}

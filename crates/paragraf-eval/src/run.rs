@@ -1,0 +1,548 @@
+//! The batch runner: every golden question through every ablation stage of a
+//! [`Searcher`], scored per question and aggregated per stage.
+
+use crate::bench::Machine;
+use crate::checks::{failed_checks, run_checks, CheckOutcome};
+use crate::golden::GoldenQuery;
+use crate::metrics::{
+    citation_matches, dedupe_norms, distinct_expected, first_relevant_rank, hit_at_k, ndcg_at_k,
+    reciprocal_rank, relevance_for,
+};
+use crate::stats::{mean, median, percentile};
+use paragraf_types::{Answer, SearchResponse, Timings};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Cut-off of MRR and nDCG.
+pub const RANK_CUTOFF: usize = 10;
+/// Cut-off of the second hit metric.
+pub const HIT_K: usize = 5;
+/// Stage name used when a run configuration names none.
+pub const DEFAULT_STAGE: &str = "full";
+
+/// What to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// Name of the run (index, params, embedder…), shown in reports.
+    pub label: String,
+    /// Ablation stages, in report order, e.g. `dense`, `lexical`, `fused`,
+    /// `rerank`, `full`. Empty → [`DEFAULT_STAGE`]; duplicates are dropped.
+    pub stages: Vec<String>,
+    /// Whether the searcher generates answers (enables answer metrics and
+    /// the answer part of the `abstain` check).
+    pub generate: bool,
+    /// Worker threads; 0 → rayon's default (one per core).
+    pub threads: usize,
+}
+
+/// One engine output for one question at one stage.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct EvalOutput {
+    /// Ranked results and assessment, as the output contract defines them.
+    pub response: SearchResponse,
+    /// Query-analysis features (`jurisdiction`, `historical`, `scope`,
+    /// `control_intent`, …) as JSON; see [`crate::checks`] for the keys read.
+    pub analysis: serde_json::Value,
+    /// Grounded answer when generating (`response.answer` is used when this
+    /// is `None`).
+    pub answer: Option<Answer>,
+    /// Milliseconds per pipeline stage; `response.timings_ms` is used when
+    /// this is empty. `generate` feeds tokens/s.
+    pub timings: Timings,
+}
+
+/// The engine seen by the evaluator. Implemented by the engine crate's
+/// caller; must be callable from several threads at once.
+pub trait Searcher: Sync {
+    /// Answer `query` with the pipeline cut at ablation `stage`.
+    fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String>;
+}
+
+/// Answer figures of one question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerStats {
+    /// The golden question says the engine should abstain.
+    pub should_abstain: bool,
+    pub abstained: bool,
+    /// Citations that passed the gate.
+    pub citations: usize,
+    /// Citations the gate removed.
+    pub removed_citations: usize,
+    /// Answer length in characters and in whitespace-separated words.
+    pub chars: usize,
+    pub words: usize,
+    pub generated_tokens: usize,
+    /// `generate` timing, when the searcher reported it.
+    pub generate_ms: Option<f64>,
+    /// Whether a gated citation names an expected norm (`None` when the
+    /// question has no expected norm or the answer abstained).
+    pub cites_expected: Option<bool>,
+    /// Generation error note, if any.
+    pub error: Option<String>,
+}
+
+/// One question scored at one stage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryResult {
+    pub id: String,
+    pub query: String,
+    pub category: String,
+    pub expect_any: Vec<String>,
+    /// The question expects the engine to abstain (`expect.abstain`).
+    pub expect_abstain: bool,
+    /// N of the primary hit (`expect.hit_at`, default 1).
+    pub hit_n: usize,
+    /// Primary hit: an expected norm within the first `hit_n` distinct norms,
+    /// or named by the assessment's primary norm. `None` without expected norms.
+    pub hit_at_1: Option<bool>,
+    pub hit_at_5: Option<bool>,
+    /// Reciprocal rank within the top 10 distinct norms.
+    pub reciprocal_rank: Option<f64>,
+    pub ndcg_at_10: Option<f64>,
+    /// 1-based rank of the first expected norm in the whole deduplicated list.
+    pub first_relevant_rank: Option<usize>,
+    /// `primary_norm` + `primary_regulation` of the assessment.
+    pub primary: Option<String>,
+    /// The first five distinct norms, `"<norm> <regulation>"`.
+    pub top: Vec<String>,
+    pub checks: Vec<CheckOutcome>,
+    /// Primary hit (when scored) and every check passed.
+    pub passed: bool,
+    pub answer: Option<AnswerStats>,
+    /// Wall-clock time of the search call.
+    pub wall_ms: f64,
+    pub timings_ms: Timings,
+    /// The searcher's error, when it failed (scored as a miss).
+    pub error: Option<String>,
+}
+
+/// Passed / applicable count of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Rate {
+    pub passed: usize,
+    pub total: usize,
+}
+
+impl Rate {
+    /// `passed / total`, `None` when nothing applied.
+    pub fn rate(&self) -> Option<f64> {
+        (self.total > 0).then(|| self.passed as f64 / self.total as f64)
+    }
+    fn add(&mut self, ok: bool) {
+        self.total += 1;
+        if ok {
+            self.passed += 1;
+        }
+    }
+}
+
+/// Latency summary of the search calls.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Latency {
+    pub mean_ms: Option<f64>,
+    pub p50_ms: Option<f64>,
+    pub p95_ms: Option<f64>,
+    pub max_ms: Option<f64>,
+    /// Median of each pipeline timing the searcher reported.
+    pub timings_p50_ms: BTreeMap<String, f64>,
+}
+
+/// Grounded-answer figures of one stage.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AnswerAggregate {
+    /// Questions with an answer.
+    pub answered: usize,
+    pub abstained: usize,
+    pub citations_kept: usize,
+    pub citations_removed: usize,
+    /// kept / (kept + removed) over all answers.
+    pub citation_validity: Option<f64>,
+    /// Of the answers that abstained, the share that should have.
+    pub abstention_precision: Option<f64>,
+    /// Of the questions that should abstain, the share that did.
+    pub abstention_recall: Option<f64>,
+    pub mean_answer_chars: Option<f64>,
+    pub mean_answer_words: Option<f64>,
+    pub mean_generated_tokens: Option<f64>,
+    /// Σ generated tokens / Σ generate seconds, over answers with timings.
+    pub tokens_per_s: Option<f64>,
+    /// Share of non-abstaining answers with expected norms that cite one.
+    pub cites_expected: Option<f64>,
+    /// Answers that carry a generation error.
+    pub errors: usize,
+}
+
+/// Per-category summary.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct CategoryAggregate {
+    pub queries: usize,
+    /// Questions passing primary hit and all checks.
+    pub passed: Rate,
+    /// Primary hit over the scored questions of the category.
+    pub hit_at_1: Rate,
+}
+
+/// Aggregates of one stage.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Aggregate {
+    pub queries: usize,
+    /// Questions with expected norms (the denominator of the rank metrics).
+    pub scored: usize,
+    /// Searcher failures.
+    pub errors: usize,
+    pub hit_at_1: Option<f64>,
+    pub hit_at_5: Option<f64>,
+    pub mrr_at_10: Option<f64>,
+    pub ndcg_at_10: Option<f64>,
+    /// Pass rate of each check, by name.
+    pub checks: BTreeMap<String, Rate>,
+    /// Questions with at least one check whose checks all passed.
+    pub checks_all: Rate,
+    /// Questions passing everything (primary hit and checks).
+    pub passed: Rate,
+    pub categories: BTreeMap<String, CategoryAggregate>,
+    pub latency: Latency,
+    /// Present when the run generated answers.
+    pub answer: Option<AnswerAggregate>,
+}
+
+/// Results of one ablation stage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageReport {
+    pub stage: String,
+    pub aggregate: Aggregate,
+    /// One entry per golden question, in golden-file order.
+    pub queries: Vec<QueryResult>,
+}
+
+/// Run metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportMeta {
+    pub label: String,
+    pub stages: Vec<String>,
+    pub generate: bool,
+    /// Threads actually used.
+    pub threads: usize,
+    pub queries: usize,
+    /// UTC start time, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub created_utc: String,
+    pub wall_s: f64,
+    pub machine: Machine,
+    /// Version of this crate.
+    pub eval_version: String,
+}
+
+/// A whole evaluation run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    pub meta: ReportMeta,
+    pub stages: Vec<StageReport>,
+}
+
+fn norm_ref_string(n: &str, r: &str) -> String {
+    format!("{n} {r}")
+}
+
+fn answer_stats(q: &GoldenQuery, out: &EvalOutput, timings: &Timings) -> Option<AnswerStats> {
+    let ans = out.answer.as_ref().or(out.response.answer.as_ref())?;
+    let cites_expected = (!q.expect_any.is_empty() && !ans.abstained).then(|| {
+        ans.citations
+            .iter()
+            .any(|c| q.expect_any.iter().any(|e| citation_matches(c, None, e)))
+    });
+    Some(AnswerStats {
+        should_abstain: q.expect.abstain == Some(true),
+        abstained: ans.abstained,
+        citations: ans.citations.len(),
+        removed_citations: ans.removed_citations.len(),
+        chars: ans.text.chars().count(),
+        words: ans.text.split_whitespace().count(),
+        generated_tokens: ans.generated_tokens,
+        generate_ms: timings.get("generate").copied(),
+        cites_expected,
+        error: ans.error.clone(),
+    })
+}
+
+/// Score one question at one stage from the searcher's result.
+/// `wall_ms` is the measured time of the call.
+pub fn score_query(
+    q: &GoldenQuery,
+    stage_out: Result<&EvalOutput, &str>,
+    generate: bool,
+    wall_ms: f64,
+) -> QueryResult {
+    let scored = !q.expect_any.is_empty();
+    let mut r = QueryResult {
+        id: q.id.clone(),
+        query: q.query.clone(),
+        category: q.category(),
+        expect_any: q.expect_any.clone(),
+        expect_abstain: q.expect.abstain == Some(true),
+        hit_n: q.hit_n(),
+        hit_at_1: scored.then_some(false),
+        hit_at_5: scored.then_some(false),
+        reciprocal_rank: scored.then_some(0.0),
+        ndcg_at_10: scored.then_some(0.0),
+        first_relevant_rank: None,
+        primary: None,
+        top: Vec::new(),
+        checks: Vec::new(),
+        passed: false,
+        answer: None,
+        wall_ms,
+        timings_ms: Timings::new(),
+        error: None,
+    };
+    let out = match stage_out {
+        Ok(o) => o,
+        Err(e) => {
+            r.checks = failed_checks(q, generate, e);
+            r.error = Some(e.to_string());
+            return r;
+        }
+    };
+    let timings = if out.timings.is_empty() {
+        out.response.timings_ms.clone()
+    } else {
+        out.timings.clone()
+    };
+    let ranked = dedupe_norms(&out.response.results);
+    r.top = ranked
+        .iter()
+        .take(HIT_K)
+        .map(|(n, g)| norm_ref_string(n, g))
+        .collect();
+    let a = &out.response.assessment;
+    r.primary = a
+        .primary_norm
+        .as_ref()
+        .map(|n| match &a.primary_regulation {
+            Some(reg) if !n.ends_with(reg.as_str()) => norm_ref_string(n, reg),
+            _ => n.clone(),
+        });
+    if scored {
+        let rel = relevance_for(&ranked, &q.expect_any);
+        let primary_hit = a.primary_norm.as_deref().is_some_and(|n| {
+            q.expect_any
+                .iter()
+                .any(|e| citation_matches(n, a.primary_regulation.as_deref(), e))
+        });
+        r.hit_at_1 = Some(hit_at_k(&rel, q.hit_n()) || primary_hit);
+        r.hit_at_5 = Some(hit_at_k(&rel, HIT_K));
+        r.reciprocal_rank = Some(reciprocal_rank(&rel, RANK_CUTOFF));
+        r.ndcg_at_10 = Some(ndcg_at_k(
+            &rel,
+            distinct_expected(&q.expect_any),
+            RANK_CUTOFF,
+        ));
+        r.first_relevant_rank = first_relevant_rank(&rel, rel.len());
+    }
+    r.checks = run_checks(q, out, generate);
+    r.passed = r.hit_at_1.unwrap_or(true) && r.checks.iter().all(|c| c.passed);
+    if generate {
+        r.answer = answer_stats(q, out, &timings);
+    }
+    r.timings_ms = timings;
+    r
+}
+
+fn mean_opt(xs: impl Iterator<Item = f64>) -> Option<f64> {
+    let v: Vec<f64> = xs.collect();
+    mean(&v)
+}
+
+fn ratio(num: usize, den: usize) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
+}
+
+impl Aggregate {
+    /// Aggregate per-question results of one stage. `generate` adds the
+    /// answer figures.
+    pub fn from_results(results: &[QueryResult], generate: bool) -> Aggregate {
+        let scored: Vec<&QueryResult> = results.iter().filter(|r| r.hit_at_1.is_some()).collect();
+        let share = |f: &dyn Fn(&QueryResult) -> bool| {
+            ratio(scored.iter().filter(|r| f(r)).count(), scored.len())
+        };
+        let mut checks: BTreeMap<String, Rate> = BTreeMap::new();
+        let mut checks_all = Rate::default();
+        let mut passed = Rate::default();
+        let mut categories: BTreeMap<String, CategoryAggregate> = BTreeMap::new();
+        for r in results {
+            for c in &r.checks {
+                checks.entry(c.name.clone()).or_default().add(c.passed);
+            }
+            if !r.checks.is_empty() {
+                checks_all.add(r.checks.iter().all(|c| c.passed));
+            }
+            passed.add(r.passed);
+            let cat = categories.entry(r.category.clone()).or_default();
+            cat.queries += 1;
+            cat.passed.add(r.passed);
+            if let Some(h) = r.hit_at_1 {
+                cat.hit_at_1.add(h);
+            }
+        }
+        let walls: Vec<f64> = results.iter().map(|r| r.wall_ms).collect();
+        let mut per_timing: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for r in results {
+            for (k, v) in &r.timings_ms {
+                per_timing.entry(k.clone()).or_default().push(*v);
+            }
+        }
+        let latency = Latency {
+            mean_ms: mean(&walls),
+            p50_ms: median(&walls),
+            p95_ms: percentile(&walls, 95.0),
+            max_ms: percentile(&walls, 100.0),
+            timings_p50_ms: per_timing
+                .into_iter()
+                .filter_map(|(k, v)| median(&v).map(|m| (k, m)))
+                .collect(),
+        };
+        Aggregate {
+            queries: results.len(),
+            scored: scored.len(),
+            errors: results.iter().filter(|r| r.error.is_some()).count(),
+            hit_at_1: share(&|r| r.hit_at_1 == Some(true)),
+            hit_at_5: share(&|r| r.hit_at_5 == Some(true)),
+            mrr_at_10: mean_opt(scored.iter().filter_map(|r| r.reciprocal_rank)),
+            ndcg_at_10: mean_opt(scored.iter().filter_map(|r| r.ndcg_at_10)),
+            checks,
+            checks_all,
+            passed,
+            categories,
+            latency,
+            answer: generate.then(|| answer_aggregate(results)),
+        }
+    }
+}
+
+fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
+    let answers: Vec<&AnswerStats> = results.iter().filter_map(|r| r.answer.as_ref()).collect();
+    let kept: usize = answers.iter().map(|a| a.citations).sum();
+    let removed: usize = answers.iter().map(|a| a.removed_citations).sum();
+    let tp = answers
+        .iter()
+        .filter(|a| a.abstained && a.should_abstain)
+        .count();
+    let predicted = answers.iter().filter(|a| a.abstained).count();
+    // Questions that should abstain, answered or not (a missing answer is a miss).
+    let positives = results.iter().filter(|r| r.expect_abstain).count();
+    let timed: Vec<&&AnswerStats> = answers
+        .iter()
+        .filter(|a| a.generate_ms.is_some_and(|ms| ms > 0.0))
+        .collect();
+    let tok: usize = timed.iter().map(|a| a.generated_tokens).sum();
+    let secs: f64 = timed.iter().filter_map(|a| a.generate_ms).sum::<f64>() / 1000.0;
+    let cite_judged: Vec<bool> = answers.iter().filter_map(|a| a.cites_expected).collect();
+    AnswerAggregate {
+        answered: answers.len(),
+        abstained: predicted,
+        citations_kept: kept,
+        citations_removed: removed,
+        citation_validity: ratio(kept, kept + removed),
+        abstention_precision: ratio(tp, predicted),
+        abstention_recall: ratio(tp, positives),
+        mean_answer_chars: mean_opt(answers.iter().map(|a| a.chars as f64)),
+        mean_answer_words: mean_opt(answers.iter().map(|a| a.words as f64)),
+        mean_generated_tokens: mean_opt(answers.iter().map(|a| a.generated_tokens as f64)),
+        tokens_per_s: (secs > 0.0).then(|| tok as f64 / secs),
+        cites_expected: ratio(
+            cite_judged.iter().filter(|&&b| b).count(),
+            cite_judged.len(),
+        ),
+        errors: answers.iter().filter(|a| a.error.is_some()).count(),
+    }
+}
+
+/// The stage list of a configuration: duplicates dropped, empty → `full`.
+pub fn effective_stages(cfg: &RunConfig) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in &cfg.stages {
+        if !out.contains(s) {
+            out.push(s.clone());
+        }
+    }
+    if out.is_empty() {
+        out.push(DEFAULT_STAGE.to_string());
+    }
+    out
+}
+
+/// Run every golden question through every stage, in parallel over the
+/// questions (stages of one question run in order on one worker). The report
+/// lists stages in configuration order and questions in golden order,
+/// whatever order the workers finish in. `progress(done, total)` is called
+/// after each question, from worker threads.
+pub fn run_eval(
+    golden: &[GoldenQuery],
+    searcher: &dyn Searcher,
+    cfg: &RunConfig,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> EvalReport {
+    let stages = effective_stages(cfg);
+    let start = Instant::now();
+    let created_utc = crate::bench::utc_now();
+    let total = golden.len();
+    let done = AtomicUsize::new(0);
+    let work = |q: &GoldenQuery| -> Vec<QueryResult> {
+        let rows = stages
+            .iter()
+            .map(|stage| {
+                let t = Instant::now();
+                let out = searcher.search(&q.query, stage);
+                let wall_ms = t.elapsed().as_secs_f64() * 1000.0;
+                match &out {
+                    Ok(o) => score_query(q, Ok(o), cfg.generate, wall_ms),
+                    Err(e) => score_query(q, Err(e.as_str()), cfg.generate, wall_ms),
+                }
+            })
+            .collect();
+        let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some(p) = progress {
+            p(n, total);
+        }
+        rows
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build();
+    let (per_query, threads): (Vec<Vec<QueryResult>>, usize) = match pool {
+        Ok(pool) => (
+            pool.install(|| golden.par_iter().map(work).collect()),
+            pool.current_num_threads(),
+        ),
+        // Building a pool only fails when the OS refuses threads: run inline.
+        Err(_) => (golden.iter().map(work).collect(), 1),
+    };
+    let stage_reports = stages
+        .iter()
+        .enumerate()
+        .map(|(si, stage)| {
+            let queries: Vec<QueryResult> = per_query.iter().map(|rows| rows[si].clone()).collect();
+            StageReport {
+                stage: stage.clone(),
+                aggregate: Aggregate::from_results(&queries, cfg.generate),
+                queries,
+            }
+        })
+        .collect();
+    EvalReport {
+        meta: ReportMeta {
+            label: cfg.label.clone(),
+            stages,
+            generate: cfg.generate,
+            threads,
+            queries: total,
+            created_utc,
+            wall_s: start.elapsed().as_secs_f64(),
+            machine: Machine::detect(),
+            eval_version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        stages: stage_reports,
+    }
+}
