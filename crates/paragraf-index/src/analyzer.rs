@@ -1,0 +1,485 @@
+//! German/English text analyzer shared by indexing and querying.
+//!
+//! Pipeline per word: lower-case → stop-word check → Snowball stemmer of the
+//! text's language → umlaut/ß folding (`ä→a ö→o ü→u ß→ss`, the same folding
+//! the Snowball German stemmer applies in its postlude, so stemmed and
+//! unstemmed forms agree) → for German, dictionary-driven decompounding.
+//!
+//! Special tokens: `§ 38`, `§§ 38`, `§38a` → `§38` / `§38a`; `Art. 37`,
+//! `Artikel 37`, `Article 37` → `art37`. They are neither stemmed nor
+//! stop-listed. Numbers are kept; other one-character tokens dropped.
+//!
+//! Decompounding: a German word of at least `compound_min_len` characters is
+//! split into `head [+ s|es] + tail` where both parts (each at least
+//! `compound_min_part` characters) are in the lexicon; the longest known head
+//! wins and the tail may split once more. The lexicon is the corpus
+//! vocabulary (words in at least `compound_min_df` German documents) plus the
+//! list in `data/compound_parts_de.txt`; the index stores it so queries split
+//! the same way. The full word is emitted first, then its parts.
+
+use paragraf_types::Lang;
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+const STOP_DE: &str = include_str!("../data/stopwords_de.txt");
+const STOP_EN: &str = include_str!("../data/stopwords_en.txt");
+const COMPOUND_PARTS_DE: &str = include_str!("../data/compound_parts_de.txt");
+
+/// BM25 parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bm25Params {
+    /// Term-frequency saturation (`k1`), ≥ 0. Default 1.2 (Lucene, tantivy).
+    pub k1: f32,
+    /// Length normalisation (`b`), 0..=1. Default 0.75 (Lucene, tantivy).
+    pub b: f32,
+    /// Store document lengths in the one-byte Lucene norm code (exact up to
+    /// 24 tokens, then 4 significant bits) as Lucene and tantivy do; scores
+    /// then equal theirs. `false` uses exact lengths. Default true.
+    pub quantize_doc_len: bool,
+}
+
+impl Default for Bm25Params {
+    fn default() -> Self {
+        Bm25Params {
+            k1: 1.2,
+            b: 0.75,
+            quantize_doc_len: true,
+        }
+    }
+}
+
+/// Analyzer configuration; serialised into the index manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzerConfig {
+    /// Language assumed when neither the caller nor stop-word detection says otherwise.
+    pub default_lang: Lang,
+    /// Apply the Snowball stemmer of the text's language.
+    pub stem: bool,
+    /// Drop stop words (`data/stopwords_{de,en}.txt`).
+    pub stopwords: bool,
+    /// Split German compounds (see module docs).
+    pub decompound: bool,
+    /// Shortest word (in chars) considered for splitting. Default 10.
+    pub compound_min_len: usize,
+    /// Shortest part (in chars). Default 4.
+    pub compound_min_part: usize,
+    /// Minimum German document frequency for a corpus word to join the lexicon. Default 2.
+    pub compound_min_df: u32,
+    /// BM25 scoring parameters.
+    pub bm25: Bm25Params,
+}
+
+impl Default for AnalyzerConfig {
+    fn default() -> Self {
+        AnalyzerConfig {
+            default_lang: Lang::De,
+            stem: true,
+            stopwords: true,
+            decompound: true,
+            compound_min_len: 10,
+            compound_min_part: 4,
+            compound_min_df: 2,
+            bm25: Bm25Params::default(),
+        }
+    }
+}
+
+/// Fold umlauts and ß: `ä→a ö→o ü→u ß→ss`.
+pub fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            'ä' => out.push('a'),
+            'ö' => out.push('o'),
+            'ü' => out.push('u'),
+            'ß' => out.push_str("ss"),
+            'Ä' => out.push('A'),
+            'Ö' => out.push('O'),
+            'Ü' => out.push('U'),
+            'ẞ' => out.push_str("SS"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn word_list(data: &str) -> HashSet<String> {
+    data.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(fold)
+        .collect()
+}
+
+/// A raw token from the tokenizer: lower-cased text; `special` for § / Art. tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawToken {
+    pub text: String,
+    pub special: bool,
+}
+
+/// Split `text` into lower-cased words and § / Art. tokens.
+pub fn tokenize(text: &str) -> Vec<RawToken> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let n = chars.len();
+    let skip_ws = |mut j: usize| {
+        while j < n && (chars[j].is_whitespace() || chars[j] == '.') {
+            j += 1;
+        }
+        j
+    };
+    let read_alnum = |mut j: usize| {
+        let s = j;
+        while j < n && chars[j].is_alphanumeric() {
+            j += 1;
+        }
+        (s, j)
+    };
+    while i < n {
+        let c = chars[i];
+        if c == '§' {
+            let mut j = i + 1;
+            while j < n && (chars[j] == '§' || chars[j].is_whitespace()) {
+                j += 1;
+            }
+            if j < n && chars[j].is_ascii_digit() {
+                let (s, e) = read_alnum(j);
+                let mut t = String::from("§");
+                t.extend(chars[s..e].iter().flat_map(|c| c.to_lowercase()));
+                out.push(RawToken {
+                    text: t,
+                    special: true,
+                });
+                i = e;
+            } else {
+                i = j.max(i + 1);
+            }
+            continue;
+        }
+        if !c.is_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let (s, e) = read_alnum(i);
+        let word: String = chars[s..e].iter().flat_map(|c| c.to_lowercase()).collect();
+        if matches!(word.as_str(), "art" | "artikel" | "article" | "arts") {
+            let j = skip_ws(e);
+            if j < n && chars[j].is_ascii_digit() && j > e {
+                let (s2, e2) = read_alnum(j);
+                let mut t = String::from("art");
+                t.extend(chars[s2..e2].iter().flat_map(|c| c.to_lowercase()));
+                out.push(RawToken {
+                    text: t,
+                    special: true,
+                });
+                i = e2;
+                continue;
+            }
+        }
+        out.push(RawToken {
+            text: word,
+            special: false,
+        });
+        i = e;
+    }
+    out
+}
+
+/// The analyzer: configuration, stemmers, stop words and the compound lexicon.
+#[derive(Clone)]
+pub struct Analyzer {
+    cfg: AnalyzerConfig,
+    stem_de: Arc<Stemmer>,
+    stem_en: Arc<Stemmer>,
+    stop_de: Arc<HashSet<String>>,
+    stop_en: Arc<HashSet<String>>,
+    lexicon: Arc<HashSet<String>>,
+}
+
+impl std::fmt::Debug for Analyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyzer")
+            .field("cfg", &self.cfg)
+            .field("lexicon", &self.lexicon.len())
+            .finish()
+    }
+}
+
+impl Analyzer {
+    /// An analyzer with the built-in compound lexicon only.
+    pub fn new(cfg: &AnalyzerConfig) -> Self {
+        Self::with_lexicon(cfg, std::iter::empty::<String>())
+    }
+
+    /// An analyzer whose compound lexicon is the built-in list plus `words`
+    /// (folded, lower-case).
+    pub fn with_lexicon<I, S>(cfg: &AnalyzerConfig, words: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut lexicon = word_list(COMPOUND_PARTS_DE);
+        lexicon.extend(words.into_iter().map(Into::into));
+        Analyzer {
+            cfg: cfg.clone(),
+            stem_de: Arc::new(Stemmer::create(Algorithm::German)),
+            stem_en: Arc::new(Stemmer::create(Algorithm::English)),
+            stop_de: Arc::new(word_list(STOP_DE)),
+            stop_en: Arc::new(word_list(STOP_EN)),
+            lexicon: Arc::new(lexicon),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &AnalyzerConfig {
+        &self.cfg
+    }
+
+    /// The compound lexicon (built-in list ∪ corpus words), sorted.
+    pub fn lexicon_sorted(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.lexicon.iter().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// Guess the language of `text` by counting German and English stop
+    /// words; ties go to `default_lang`.
+    pub fn detect_lang(&self, text: &str) -> Lang {
+        let (mut de, mut en) = (0usize, 0usize);
+        for t in tokenize(text) {
+            if t.special {
+                continue;
+            }
+            let f = fold(&t.text);
+            de += usize::from(self.stop_de.contains(&f));
+            en += usize::from(self.stop_en.contains(&f));
+        }
+        match de.cmp(&en) {
+            std::cmp::Ordering::Greater => Lang::De,
+            std::cmp::Ordering::Less => Lang::En,
+            std::cmp::Ordering::Equal => self.cfg.default_lang,
+        }
+    }
+
+    /// Analyze `text` in its detected language.
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        self.analyze_lang(text, self.detect_lang(text))
+    }
+
+    /// Analyze `text` as language `lang`.
+    pub fn analyze_lang(&self, text: &str, lang: Lang) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in tokenize(text) {
+            self.process(&t, lang, &mut out);
+        }
+        out
+    }
+
+    /// Turn one raw token into zero or more terms, appended to `out`.
+    pub fn process(&self, t: &RawToken, lang: Lang, out: &mut Vec<String>) {
+        if t.special {
+            out.push(t.text.clone());
+            return;
+        }
+        let word = &t.text;
+        let is_num = word.chars().all(|c| c.is_ascii_digit());
+        if is_num {
+            out.push(word.clone());
+            return;
+        }
+        if word.chars().count() < 2 {
+            return;
+        }
+        let folded = fold(word);
+        if self.cfg.stopwords {
+            let stop = match lang {
+                Lang::De => &self.stop_de,
+                Lang::En => &self.stop_en,
+            };
+            if stop.contains(&folded) {
+                return;
+            }
+        }
+        let full = self.stem(word, lang);
+        out.push(full.clone());
+        if self.cfg.decompound
+            && lang == Lang::De
+            && folded.chars().count() >= self.cfg.compound_min_len
+        {
+            if let Some(parts) = self.split(&folded, 2) {
+                for p in parts {
+                    let s = self.stem(&p, lang);
+                    if s != full {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+    }
+
+    fn stem(&self, word: &str, lang: Lang) -> String {
+        if !self.cfg.stem {
+            return fold(word);
+        }
+        let st = match lang {
+            Lang::De => &self.stem_de,
+            Lang::En => &self.stem_en,
+        };
+        fold(&st.stem(word))
+    }
+
+    /// Split a folded word into lexicon parts (longest head first); `None`
+    /// when no split exists.
+    pub fn split(&self, w: &str, depth: usize) -> Option<Vec<String>> {
+        let min = self.cfg.compound_min_part;
+        let idx: Vec<usize> = w.char_indices().map(|(i, _)| i).collect();
+        let nchars = idx.len();
+        if nchars < 2 * min {
+            return None;
+        }
+        for h in (min..=nchars - min).rev() {
+            let head = &w[..idx[h]];
+            if !self.lexicon.contains(head) {
+                continue;
+            }
+            let rest = &w[idx[h]..];
+            for fuge in ["", "s", "es"] {
+                let Some(tail) = rest.strip_prefix(fuge) else {
+                    continue;
+                };
+                if tail.chars().count() < min {
+                    continue;
+                }
+                if self.lexicon.contains(tail) {
+                    return Some(vec![head.to_string(), tail.to_string()]);
+                }
+                if depth > 1 {
+                    if let Some(mut more) = self.split(tail, depth - 1) {
+                        more.insert(0, head.to_string());
+                        return Some(more);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether `folded` is a stop word of `lang`.
+    pub fn is_stopword(&self, folded: &str, lang: Lang) -> bool {
+        match lang {
+            Lang::De => self.stop_de.contains(folded),
+            Lang::En => self.stop_en.contains(folded),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a() -> Analyzer {
+        Analyzer::new(&AnalyzerConfig::default())
+    }
+
+    #[test]
+    fn umlauts_and_sharp_s_fold() {
+        assert_eq!(fold("Größe über Ärger"), "Grosse uber Arger");
+        let an = a();
+        // Same term whether written with or without umlaut after stemming.
+        assert_eq!(
+            an.analyze_lang("Maßnahmen", Lang::De),
+            an.analyze_lang("Massnahmen", Lang::De)
+        );
+        assert_eq!(
+            an.analyze_lang("Übermittlung", Lang::De),
+            vec!["ubermittl".to_string()]
+        );
+    }
+
+    #[test]
+    fn paragraph_and_article_tokens_kept() {
+        let an = a();
+        assert_eq!(
+            an.analyze_lang("nach § 38 BDSG", Lang::De),
+            vec!["§38", "bdsg"]
+        );
+        assert_eq!(an.analyze_lang("§§ 45 bis 84", Lang::De), vec!["§45", "84"]);
+        assert_eq!(an.analyze_lang("§38a", Lang::De), vec!["§38a"]);
+        assert_eq!(
+            an.analyze_lang("Art. 37 DSGVO", Lang::De),
+            vec!["art37", "dsgvo"]
+        );
+        assert_eq!(an.analyze_lang("Artikel 6", Lang::De), vec!["art6"]);
+        assert_eq!(
+            an.analyze_lang("Article 33 GDPR", Lang::En),
+            vec!["art33", "gdpr"]
+        );
+        // "Art" not followed by a number is an ordinary word.
+        assert_eq!(
+            an.analyze_lang("die Art der Daten", Lang::De),
+            vec!["art", "dat"]
+        );
+    }
+
+    #[test]
+    fn compounds_split_into_known_parts() {
+        let an = a();
+        let t = an.analyze_lang("Datenschutzbeauftragter", Lang::De);
+        assert_eq!(t[0], "datenschutzbeauftragt");
+        assert!(t.contains(&"datenschutz".to_string()), "{t:?}");
+        assert!(t.contains(&"beauftragt".to_string()), "{t:?}");
+        // Fugen-s.
+        let parts = an.split("verarbeitungsverzeichnis", 2).unwrap();
+        assert_eq!(parts, vec!["verarbeitung", "verzeichnis"]);
+        // No split of unknown or short words.
+        assert!(an.split("datenbank", 2).is_none());
+        // English is never decompounded.
+        assert_eq!(
+            an.analyze_lang("Datenschutzbeauftragter", Lang::En).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn corpus_lexicon_extends_splitting() {
+        let an = Analyzer::with_lexicon(&AnalyzerConfig::default(), ["hinweisgeber".to_string()]);
+        let t = an.analyze_lang("Hinweisgeberschutz", Lang::De);
+        assert!(
+            t.contains(&"hinweisgeb".to_string()) && t.contains(&"schutz".to_string()),
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn stemming_per_language_and_stop_words() {
+        let an = a();
+        assert_eq!(
+            an.analyze_lang("die Verarbeitungen", Lang::De),
+            vec!["verarbeit"]
+        );
+        assert_eq!(
+            an.analyze_lang("the processing of data", Lang::En),
+            vec!["process", "data"]
+        );
+        assert_eq!(an.detect_lang("What is the processing of data?"), Lang::En);
+        assert_eq!(
+            an.detect_lang("Wann muss ein Unternehmen einen Beauftragten benennen?"),
+            Lang::De
+        );
+    }
+
+    #[test]
+    fn numbers_kept_single_letters_dropped() {
+        let an = a();
+        assert_eq!(
+            an.analyze_lang("innerhalb von 72 Stunden, lit. a", Lang::De),
+            vec!["innerhalb", "72", "stund", "lit"]
+        );
+    }
+}

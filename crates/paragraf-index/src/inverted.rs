@@ -1,0 +1,771 @@
+//! Inverted index with two fields in one structure: BM25 over analyzed text
+//! and learned sparse vectors (token id → weight, e.g. bge-m3 lexical
+//! weights) scored by dot product.
+//!
+//! Postings: per term, doc ids delta-encoded as LEB128 varints followed by
+//! the term frequency (BM25 field) or the weight as f16 (sparse field).
+//! Queries are scored term-at-a-time into a per-thread dense accumulator and
+//! selected with a bounded heap; ties are broken by doc id.
+//!
+//! BM25 (Robertson/Lucene form, the same as tantivy):
+//! `score(d,q) = Σ_t idf(t) · (k1+1) · tf / (tf + k1·(1 − b + b·|d|/avgdl))`,
+//! `idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5))`; `|d|` is the number of
+//! terms the analyzer emitted for `d` (stored as a one-byte Lucene norm when
+//! `quantize_doc_len`), `avgdl` the exact mean.
+
+use crate::analyzer::{fold, tokenize, Analyzer, AnalyzerConfig};
+use crate::codec::{get_varint, put_varint, Reader, Writer};
+use crate::error::IndexError;
+use crate::topk::{Hit, TopK};
+use half::f16;
+use paragraf_types::Lang;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+const MAGIC: &[u8; 8] = b"PGINV\x00\x00\x01";
+
+/// Decode a Lucene/tantivy one-byte length norm (`SmallFloat.byte4ToInt`):
+/// codes 0..24 are exact, above that 3 mantissa bits with an exponent.
+pub fn norm_decode(code: u8) -> u32 {
+    const IDENTITY: u8 = 24;
+    if code < IDENTITY {
+        return u32::from(code);
+    }
+    let b = code - IDENTITY;
+    let bits = u32::from(b & 0b111);
+    let shift = b >> 3;
+    let v = if shift == 0 {
+        bits
+    } else {
+        (bits | 8) << (shift - 1)
+    };
+    u32::from(IDENTITY) + v
+}
+
+/// Encode a length as the largest norm code whose decoded value is ≤ `len`.
+pub fn norm_encode(len: u32) -> u8 {
+    // Binary search over the monotone decode table.
+    let (mut lo, mut hi) = (0u16, 255u16);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if norm_decode(mid as u8) <= len {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo as u8
+}
+
+/// One field's postings.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Field {
+    /// Document frequency per term id.
+    df: Vec<u32>,
+    /// Byte offset of each term's postings; `len = terms + 1`.
+    off: Vec<u64>,
+    /// Concatenated postings.
+    post: Vec<u8>,
+}
+
+impl Field {
+    fn postings(&self, t: usize) -> &[u8] {
+        let (s, e) = (self.off[t] as usize, self.off[t + 1] as usize);
+        self.post.get(s..e).unwrap_or(&[])
+    }
+}
+
+/// Per-thread scratch space of the term-at-a-time scorer.
+#[derive(Default)]
+struct Scratch {
+    acc: Vec<f32>,
+    stamp: Vec<u32>,
+    gen: u32,
+    touched: Vec<u32>,
+}
+
+impl Scratch {
+    fn reset(&mut self, n: usize) {
+        if self.acc.len() != n {
+            self.acc = vec![0.0; n];
+            self.stamp = vec![0; n];
+            self.gen = 0;
+        }
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.gen = 1;
+        }
+        self.touched.clear();
+    }
+    #[inline]
+    fn add(&mut self, d: usize, s: f32) {
+        if self.stamp[d] != self.gen {
+            self.stamp[d] = self.gen;
+            self.acc[d] = s;
+            self.touched.push(d as u32);
+        } else {
+            self.acc[d] += s;
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The inverted index (BM25 field + sparse field).
+#[derive(Debug, Clone)]
+pub struct InvertedIndex {
+    analyzer: Analyzer,
+    n_docs: u32,
+    doc_lang: Vec<Lang>,
+    doc_len: Vec<u32>,
+    total_tokens: u64,
+    terms: Vec<String>,
+    term_ids: HashMap<String, u32>,
+    text: Field,
+    /// Sparse token ids, sorted; `sparse.df[i]` etc. belong to `sparse_tokens[i]`.
+    sparse_tokens: Vec<u32>,
+    sparse: Field,
+    has_sparse: bool,
+    /// `k1·(1 − b + b·|d|/avgdl)` per doc, derived on build/load.
+    doc_k: Vec<f32>,
+}
+
+/// Documents analyzed per rayon task (shares a word cache).
+const BATCH: usize = 256;
+
+impl InvertedIndex {
+    /// Build from texts; each text's language is detected from its stop words.
+    pub fn build(
+        texts: &[&str],
+        sparse: Option<&[Vec<(u32, f32)>]>,
+        analyzer: &AnalyzerConfig,
+    ) -> Result<Self, IndexError> {
+        Self::build_with_langs(texts, None, sparse, analyzer)
+    }
+
+    /// Build from texts with known languages (`langs[i]` of `texts[i]`).
+    pub fn build_with_langs(
+        texts: &[&str],
+        langs: Option<&[Lang]>,
+        sparse: Option<&[Vec<(u32, f32)>]>,
+        cfg: &AnalyzerConfig,
+    ) -> Result<Self, IndexError> {
+        if texts.is_empty() {
+            return Err(IndexError::Empty("no texts for the inverted index".into()));
+        }
+        if texts.len() > u32::MAX as usize - 1 {
+            return Err(IndexError::InvalidInput(format!(
+                "{} texts exceed the u32 doc id range",
+                texts.len()
+            )));
+        }
+        if let Some(l) = langs {
+            if l.len() != texts.len() {
+                return Err(IndexError::InvalidInput(format!(
+                    "{} languages for {} texts",
+                    l.len(),
+                    texts.len()
+                )));
+            }
+        }
+        if let Some(s) = sparse {
+            if s.len() != texts.len() {
+                return Err(IndexError::InvalidInput(format!(
+                    "{} sparse vectors for {} texts",
+                    s.len(),
+                    texts.len()
+                )));
+            }
+        }
+        let detector = Analyzer::new(cfg);
+        let doc_lang: Vec<Lang> = match langs {
+            Some(l) => l.to_vec(),
+            None => texts.par_iter().map(|t| detector.detect_lang(t)).collect(),
+        };
+        // Pass 1: German vocabulary by document frequency → compound lexicon.
+        let lexicon: Vec<String> = if cfg.decompound {
+            let counts = texts
+                .par_iter()
+                .zip(doc_lang.par_iter())
+                .filter(|(_, l)| **l == Lang::De)
+                .fold(HashMap::<String, u32>::new, |mut m, (t, _)| {
+                    let mut words: Vec<String> = tokenize(t)
+                        .into_iter()
+                        .filter(|w| !w.special)
+                        .map(|w| fold(&w.text))
+                        .filter(|w| {
+                            w.chars().count() >= cfg.compound_min_part
+                                && !w.chars().all(|c| c.is_ascii_digit())
+                        })
+                        .collect();
+                    words.sort_unstable();
+                    words.dedup();
+                    for w in words {
+                        *m.entry(w).or_insert(0) += 1;
+                    }
+                    m
+                })
+                .reduce(HashMap::new, |mut a, b| {
+                    for (k, v) in b {
+                        *a.entry(k).or_insert(0) += v;
+                    }
+                    a
+                });
+            let mut lex: Vec<String> = counts
+                .into_iter()
+                .filter(|(w, c)| *c >= cfg.compound_min_df && !detector.is_stopword(w, Lang::De))
+                .map(|(w, _)| w)
+                .collect();
+            lex.sort_unstable();
+            lex
+        } else {
+            Vec::new()
+        };
+        let analyzer = Analyzer::with_lexicon(cfg, lexicon);
+        // Pass 2: analyze (parallel, word cache per batch).
+        let idx: Vec<usize> = (0..texts.len()).collect();
+        let analyzed: Vec<Vec<String>> = idx
+            .par_chunks(BATCH)
+            .flat_map_iter(|chunk| {
+                let mut cache: HashMap<(String, Lang), Vec<String>> = HashMap::new();
+                let an = &analyzer;
+                let mut out = Vec::with_capacity(chunk.len());
+                for &i in chunk {
+                    let lang = doc_lang[i];
+                    let mut terms = Vec::new();
+                    for t in tokenize(texts[i]) {
+                        if t.special {
+                            terms.push(t.text);
+                            continue;
+                        }
+                        if let Some(v) = cache.get(&(t.text.clone(), lang)) {
+                            terms.extend(v.iter().cloned());
+                            continue;
+                        }
+                        let mut v = Vec::new();
+                        an.process(&t, lang, &mut v);
+                        terms.extend(v.iter().cloned());
+                        cache.insert((t.text, lang), v);
+                    }
+                    out.push(terms);
+                }
+                out
+            })
+            .collect();
+        // Pass 3: term ids in first-seen order, postings per term.
+        let mut term_ids: HashMap<String, u32> = HashMap::new();
+        let mut terms: Vec<String> = Vec::new();
+        let mut plists: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut doc_len = Vec::with_capacity(texts.len());
+        let mut total_tokens = 0u64;
+        let mut ids: Vec<u32> = Vec::new();
+        for (d, doc_terms) in analyzed.into_iter().enumerate() {
+            doc_len.push(doc_terms.len() as u32);
+            total_tokens += doc_terms.len() as u64;
+            ids.clear();
+            for t in doc_terms {
+                let id = match term_ids.get(&t) {
+                    Some(&id) => id,
+                    None => {
+                        let id = terms.len() as u32;
+                        terms.push(t.clone());
+                        term_ids.insert(t, id);
+                        plists.push(Vec::new());
+                        id
+                    }
+                };
+                ids.push(id);
+            }
+            ids.sort_unstable();
+            let mut i = 0;
+            while i < ids.len() {
+                let mut j = i;
+                while j < ids.len() && ids[j] == ids[i] {
+                    j += 1;
+                }
+                plists[ids[i] as usize].push((d as u32, (j - i) as u32));
+                i = j;
+            }
+        }
+        let mut text = Field {
+            off: vec![0],
+            ..Field::default()
+        };
+        for pl in &plists {
+            encode_postings(
+                &mut text.post,
+                pl.iter().map(|&(d, tf)| (d, tf)),
+                |out, tf| put_varint(out, u64::from(tf)),
+            );
+            text.df.push(pl.len() as u32);
+            text.off.push(text.post.len() as u64);
+        }
+        // Sparse field.
+        let (sparse_tokens, sparse_field, has_sparse) = match sparse {
+            None => (
+                Vec::new(),
+                Field {
+                    off: vec![0],
+                    ..Field::default()
+                },
+                false,
+            ),
+            Some(sp) => {
+                let mut by_tok: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
+                for (d, v) in sp.iter().enumerate() {
+                    let mut v = v.clone();
+                    v.sort_by_key(|p| p.0);
+                    for (tok, w) in merge_dupes(v) {
+                        if !w.is_finite() {
+                            return Err(IndexError::InvalidInput(format!(
+                                "sparse vector of doc {d} has a non-finite weight for token {tok}"
+                            )));
+                        }
+                        by_tok.entry(tok).or_default().push((d as u32, w));
+                    }
+                }
+                let mut toks: Vec<u32> = by_tok.keys().copied().collect();
+                toks.sort_unstable();
+                let mut f = Field {
+                    off: vec![0],
+                    ..Field::default()
+                };
+                for t in &toks {
+                    let pl = &by_tok[t];
+                    encode_postings(&mut f.post, pl.iter().copied(), |out, w: f32| {
+                        out.extend_from_slice(&f16::from_f32(w).to_bits().to_le_bytes())
+                    });
+                    f.df.push(pl.len() as u32);
+                    f.off.push(f.post.len() as u64);
+                }
+                (toks, f, true)
+            }
+        };
+        let mut ix = InvertedIndex {
+            analyzer,
+            n_docs: texts.len() as u32,
+            doc_lang,
+            doc_len,
+            total_tokens,
+            terms,
+            term_ids,
+            text,
+            sparse_tokens,
+            sparse: sparse_field,
+            has_sparse,
+            doc_k: Vec::new(),
+        };
+        ix.derive();
+        Ok(ix)
+    }
+
+    fn derive(&mut self) {
+        let p = &self.analyzer.config().bm25;
+        let avg = if self.n_docs == 0 {
+            1.0
+        } else {
+            (self.total_tokens as f32 / self.n_docs as f32).max(f32::MIN_POSITIVE)
+        };
+        let q = p.quantize_doc_len;
+        self.doc_k = self
+            .doc_len
+            .iter()
+            .map(|&l| {
+                let l = if q { norm_decode(norm_encode(l)) } else { l };
+                p.k1 * (1.0 - p.b + p.b * l as f32 / avg)
+            })
+            .collect();
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.n_docs as usize
+    }
+
+    /// True when it holds no document (never after a successful build).
+    pub fn is_empty(&self) -> bool {
+        self.n_docs == 0
+    }
+
+    /// Number of distinct BM25 terms.
+    pub fn num_terms(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Whether the sparse field was built.
+    pub fn has_sparse(&self) -> bool {
+        self.has_sparse
+    }
+
+    /// The analyzer (with the corpus compound lexicon) to analyze queries with.
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
+    /// Number of analyzed terms of `doc`.
+    pub fn doc_len(&self, doc: u32) -> Option<u32> {
+        self.doc_len.get(doc as usize).copied()
+    }
+
+    /// Language the doc was analyzed as.
+    pub fn doc_lang(&self, doc: u32) -> Option<Lang> {
+        self.doc_lang.get(doc as usize).copied()
+    }
+
+    /// Document frequency of an analyzed term.
+    pub fn doc_freq(&self, term: &str) -> u32 {
+        self.term_ids
+            .get(term)
+            .map_or(0, |&t| self.text.df[t as usize])
+    }
+
+    /// Mean number of analyzed terms per document.
+    pub fn avg_doc_len(&self) -> f32 {
+        self.total_tokens as f32 / self.n_docs.max(1) as f32
+    }
+
+    /// `idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5))`.
+    pub fn idf(&self, df: u32) -> f32 {
+        let n = self.n_docs as f32;
+        let df = df as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// Analyzed, de-duplicated query terms (first occurrence order) in the
+    /// query's detected language.
+    pub fn query_terms(&self, query: &str) -> Vec<String> {
+        let mut terms = self.analyzer.analyze(query);
+        let mut seen = std::collections::HashSet::new();
+        terms.retain(|t| seen.insert(t.clone()));
+        terms
+    }
+
+    /// BM25 top-`k` for a free-text query (analyzed in its detected language).
+    pub fn bm25(&self, query: &str, k: usize, filter: Option<&dyn Fn(u32) -> bool>) -> Vec<Hit> {
+        let terms = self.query_terms(query);
+        self.bm25_terms(&terms, k, filter)
+    }
+
+    /// BM25 top-`k` for a free-text query analyzed as `lang`.
+    pub fn bm25_lang(
+        &self,
+        query: &str,
+        lang: Lang,
+        k: usize,
+        filter: Option<&dyn Fn(u32) -> bool>,
+    ) -> Vec<Hit> {
+        let mut terms = self.analyzer.analyze_lang(query, lang);
+        let mut seen = std::collections::HashSet::new();
+        terms.retain(|t| seen.insert(t.clone()));
+        self.bm25_terms(&terms, k, filter)
+    }
+
+    /// BM25 top-`k` for already analyzed terms (each counted once per occurrence).
+    pub fn bm25_terms(
+        &self,
+        terms: &[String],
+        k: usize,
+        filter: Option<&dyn Fn(u32) -> bool>,
+    ) -> Vec<Hit> {
+        if k == 0 {
+            return Vec::new();
+        }
+        let k1 = self.analyzer.config().bm25.k1;
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.reset(self.n_docs as usize);
+            for t in terms {
+                let Some(&tid) = self.term_ids.get(t) else {
+                    continue;
+                };
+                let tid = tid as usize;
+                let w = self.idf(self.text.df[tid]) * (1.0 + k1);
+                let buf = self.text.postings(tid);
+                let mut pos = 0usize;
+                let mut doc = 0u64;
+                while pos < buf.len() {
+                    let (Some(delta), Some(tf)) =
+                        (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
+                    else {
+                        break;
+                    };
+                    doc += delta;
+                    let d = doc as usize;
+                    let Some(&dk) = self.doc_k.get(d) else {
+                        break;
+                    };
+                    let tf = tf as f32;
+                    s.add(d, w * (tf / (tf + dk)));
+                }
+            }
+            collect(&s, k, filter)
+        })
+    }
+
+    /// Dot-product top-`k` over the sparse field; empty when it was not built.
+    /// Duplicate query tokens have their weights summed.
+    pub fn sparse(
+        &self,
+        query: &[(u32, f32)],
+        k: usize,
+        filter: Option<&dyn Fn(u32) -> bool>,
+    ) -> Vec<Hit> {
+        if k == 0 || !self.has_sparse {
+            return Vec::new();
+        }
+        let mut q = query.to_vec();
+        q.sort_by_key(|p| p.0);
+        let q = merge_dupes(q);
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.reset(self.n_docs as usize);
+            for (tok, qw) in q {
+                if !qw.is_finite() || qw == 0.0 {
+                    continue;
+                }
+                let Ok(i) = self.sparse_tokens.binary_search(&tok) else {
+                    continue;
+                };
+                let buf = self.sparse.postings(i);
+                let mut pos = 0usize;
+                let mut doc = 0u64;
+                while pos < buf.len() {
+                    let Some(delta) = get_varint(buf, &mut pos) else {
+                        break;
+                    };
+                    let Some(b) = buf.get(pos..pos + 2) else {
+                        break;
+                    };
+                    pos += 2;
+                    doc += delta;
+                    let d = doc as usize;
+                    if d >= self.n_docs as usize {
+                        break;
+                    }
+                    let w = f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32();
+                    s.add(d, qw * w);
+                }
+            }
+            collect(&s, k, filter)
+        })
+    }
+
+    /// Serialise to bytes (the `inverted.bin` file of an index directory).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.buf.extend_from_slice(MAGIC);
+        let cfg = serde_json::to_string(self.analyzer.config()).unwrap_or_default();
+        w.str(&cfg);
+        w.u32(self.n_docs);
+        w.bytes(
+            &self
+                .doc_lang
+                .iter()
+                .map(|l| u8::from(*l == Lang::En))
+                .collect::<Vec<_>>(),
+        );
+        for &l in &self.doc_len {
+            w.u32(l);
+        }
+        w.u64(self.total_tokens);
+        let lex = self.analyzer.lexicon_sorted();
+        w.u64(lex.len() as u64);
+        for s in &lex {
+            w.str(s);
+        }
+        w.u64(self.terms.len() as u64);
+        for (i, t) in self.terms.iter().enumerate() {
+            w.str(t);
+            w.u32(self.text.df[i]);
+            w.u64(self.text.off[i + 1]);
+        }
+        w.bytes(&self.text.post);
+        w.u8(u8::from(self.has_sparse));
+        w.u64(self.sparse_tokens.len() as u64);
+        for (i, t) in self.sparse_tokens.iter().enumerate() {
+            w.u32(*t);
+            w.u32(self.sparse.df[i]);
+            w.u64(self.sparse.off[i + 1]);
+        }
+        w.bytes(&self.sparse.post);
+        w.buf
+    }
+
+    /// Decode bytes written by [`InvertedIndex::to_bytes`]; `Err` names the
+    /// field that is truncated or inconsistent.
+    pub fn from_bytes(buf: &[u8]) -> Result<Self, String> {
+        if buf.len() < MAGIC.len() || &buf[..MAGIC.len()] != MAGIC {
+            return Err("not an inverted index file of this format version (bad magic)".into());
+        }
+        let mut r = Reader::new(&buf[MAGIC.len()..]);
+        let cfg: AnalyzerConfig = serde_json::from_str(r.str("analyzer config")?)
+            .map_err(|e| format!("analyzer config: {e}"))?;
+        let n_docs = r.u32("doc count")?;
+        let langs = r.bytes("doc languages")?;
+        if langs.len() != n_docs as usize {
+            return Err(format!("{} doc languages for {n_docs} docs", langs.len()));
+        }
+        let doc_lang = langs
+            .iter()
+            .map(|&b| if b == 1 { Lang::En } else { Lang::De })
+            .collect();
+        let mut doc_len = Vec::with_capacity(n_docs as usize);
+        for _ in 0..n_docs {
+            doc_len.push(r.u32("doc length")?);
+        }
+        let total_tokens = r.u64("token total")?;
+        let nlex = r.u64("lexicon size")?;
+        let mut lex = Vec::new();
+        for _ in 0..nlex {
+            lex.push(r.str("lexicon word")?.to_string());
+        }
+        let nterms = r.u64("term count")? as usize;
+        let mut terms = Vec::with_capacity(nterms.min(buf.len()));
+        let mut term_ids = HashMap::with_capacity(nterms.min(buf.len()));
+        let mut text = Field {
+            off: vec![0],
+            ..Field::default()
+        };
+        for i in 0..nterms {
+            let t = r.str("term")?.to_string();
+            text.df.push(r.u32("term df")?);
+            text.off.push(r.u64("term offset")?);
+            term_ids.insert(t.clone(), i as u32);
+            terms.push(t);
+        }
+        text.post = r.bytes("text postings")?.to_vec();
+        check_offsets(&text, "text postings")?;
+        let has_sparse = r.u8("sparse flag")? == 1;
+        let ntok = r.u64("sparse token count")? as usize;
+        let mut sparse_tokens = Vec::with_capacity(ntok.min(buf.len()));
+        let mut sparse = Field {
+            off: vec![0],
+            ..Field::default()
+        };
+        for _ in 0..ntok {
+            sparse_tokens.push(r.u32("sparse token")?);
+            sparse.df.push(r.u32("sparse df")?);
+            sparse.off.push(r.u64("sparse offset")?);
+        }
+        sparse.post = r.bytes("sparse postings")?.to_vec();
+        check_offsets(&sparse, "sparse postings")?;
+        if !r.is_at_end() {
+            return Err(format!(
+                "{} trailing bytes",
+                buf.len() - MAGIC.len() - r.pos
+            ));
+        }
+        let mut ix = InvertedIndex {
+            analyzer: Analyzer::with_lexicon(&cfg, lex),
+            n_docs,
+            doc_lang,
+            doc_len,
+            total_tokens,
+            terms,
+            term_ids,
+            text,
+            sparse_tokens,
+            sparse,
+            has_sparse,
+            doc_k: Vec::new(),
+        };
+        ix.derive();
+        Ok(ix)
+    }
+}
+
+impl PartialEq for InvertedIndex {
+    fn eq(&self, o: &Self) -> bool {
+        self.analyzer.config() == o.analyzer.config()
+            && self.analyzer.lexicon_sorted() == o.analyzer.lexicon_sorted()
+            && self.n_docs == o.n_docs
+            && self.doc_lang == o.doc_lang
+            && self.doc_len == o.doc_len
+            && self.total_tokens == o.total_tokens
+            && self.terms == o.terms
+            && self.text == o.text
+            && self.sparse_tokens == o.sparse_tokens
+            && self.sparse == o.sparse
+            && self.has_sparse == o.has_sparse
+    }
+}
+
+fn check_offsets(f: &Field, what: &str) -> Result<(), String> {
+    let mut prev = 0u64;
+    for &o in &f.off {
+        if o < prev || o > f.post.len() as u64 {
+            return Err(format!(
+                "{what}: offset {o} out of order or beyond {} bytes",
+                f.post.len()
+            ));
+        }
+        prev = o;
+    }
+    Ok(())
+}
+
+fn merge_dupes(sorted: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+    let mut out: Vec<(u32, f32)> = Vec::with_capacity(sorted.len());
+    for (t, w) in sorted {
+        match out.last_mut() {
+            Some(l) if l.0 == t => l.1 += w,
+            _ => out.push((t, w)),
+        }
+    }
+    out
+}
+
+fn encode_postings<V: Copy>(
+    out: &mut Vec<u8>,
+    pl: impl Iterator<Item = (u32, V)>,
+    mut val: impl FnMut(&mut Vec<u8>, V),
+) {
+    let mut prev = 0u32;
+    for (d, v) in pl {
+        put_varint(out, u64::from(d - prev));
+        val(out, v);
+        prev = d;
+    }
+}
+
+fn collect(s: &Scratch, k: usize, filter: Option<&dyn Fn(u32) -> bool>) -> Vec<Hit> {
+    let mut top = TopK::new(k);
+    for &d in &s.touched {
+        let sc = s.acc[d as usize];
+        if sc < top.threshold() {
+            continue;
+        }
+        if filter.is_some_and(|f| !f(d)) {
+            continue;
+        }
+        top.push(d, sc);
+    }
+    top.into_sorted()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn norm_code_matches_lucene_table() {
+        // Spot values of Lucene's SmallFloat.byte4ToInt table.
+        assert_eq!(norm_decode(0), 0);
+        assert_eq!(norm_decode(23), 23);
+        assert_eq!(norm_decode(24), 24);
+        assert_eq!(norm_decode(40), 40);
+        assert_eq!(norm_decode(41), 42);
+        assert_eq!(norm_decode(255), 2_013_265_944);
+        for len in [0u32, 5, 24, 41, 100, 1000, 123_456] {
+            let c = norm_encode(len);
+            assert!(norm_decode(c) <= len);
+            if c < 255 {
+                assert!(norm_decode(c + 1) > len);
+            }
+        }
+    }
+}
