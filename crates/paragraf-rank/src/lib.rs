@@ -1,1 +1,37 @@
-//! Pure, deterministic ranking: query analysis, fusion, authority rerank, control diversity, supersede, assessment, explanations
+//! Pure, deterministic ranking of Paragraf: query analysis (01), fusion
+//! (01), authority rerank (seed 02), control roles + diversity (seed 05),
+//! supersede (08), assessment (seed 06) + confidence (seed 07), framework
+//! layer (09) and score explanations (08).
+//!
+//! Invariant: no I/O, no models, no device, no threads, no clock. The same
+//! input gives the same output on every machine; every score is the sum of
+//! its explanation terms. The lexicon is data (`lexicon/query.toml`,
+//! embedded), every constant lives in [`constants`] and can be overridden
+//! through [`RankParams`].
+//!
+//! ```
+//! use paragraf_rank::{analyze_query, Lexicon};
+//! let q = analyze_query("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?", &[], Lexicon::builtin());
+//! assert!(q.topic_norms.iter().any(|n| n.as_str() == "Art. 37 DSGVO"));
+//! ```
+
+pub mod assess;
+pub mod constants;
+pub mod error;
+pub mod explain;
+pub mod lexicon;
+pub mod params;
+pub mod query;
+pub mod rank;
+#[cfg(feature = "testing")]
+pub mod testing;
+mod text;
+
+pub use assess::{assess, relevance_gate};
+pub use error::RankError;
+pub use explain::explain_table;
+pub use lexicon::Lexicon;
+pub use params::{ControlRoleBonus, FusionMethod, RankParams};
+pub use query::{analyze_query, ActiveScopeRule, AsOf, DateRange, QueryAnalysis, Signal};
+pub use rank::{ids, rank, Candidate, Stage};
+pub use text::Pattern;

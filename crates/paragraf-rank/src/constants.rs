@@ -1,0 +1,156 @@
+//! Every constant of the ranking, with its reason.
+//!
+//! The seed constants (chapters 02, 05, 06, 07) are the specification, to the
+//! last digit; each is pinned by the named test in `tests/constants.rs`, which
+//! fails when the value changes. The fusion and pool constants are this
+//! crate's own (design 01: "document the method and why"); the eval can
+//! override all of them through [`crate::RankParams`] without recompiling.
+
+// ---------------------------------------------------------------- seed 02: authority rerank
+
+/// `authorityCoef` = 0.40 — multiplier of the source-class weight (design 03,
+/// 0..=100) in `authorityCoef · weight/100`; binding law gains 0.40, guidance
+/// 0.24, a control standard 0.20. Unit: score points. Seed 02.
+/// Pinned by `pin_authority_coef`.
+pub const AUTHORITY_COEF: f64 = 0.40;
+
+/// `jurisdictionGain` = 0.05 — bonus for a source of the question's
+/// jurisdiction (DE/EU for a default question). Seed 02. Pinned by `pin_jurisdiction_gain`.
+pub const JURISDICTION_GAIN: f64 = 0.05;
+
+/// `foreignPenalty` = 0.60 — penalty for foreign law (e.g. CH) on a DE/EU
+/// question; never when the question names that jurisdiction. Demotes, never
+/// removes. Seed 02. Pinned by `pin_foreign_penalty`.
+pub const FOREIGN_PENALTY: f64 = 0.60;
+
+/// `unknownPenalty` = 0.08 — penalty for an unclassified source
+/// (`source_class = unknown`). Seed 02. Pinned by `pin_unknown_penalty`.
+pub const UNKNOWN_PENALTY: f64 = 0.08;
+
+/// `domainMatchGain` = 0.15 — bonus when a chunk domain equals a question
+/// domain. Seed 02. Pinned by `pin_domain_match_gain`.
+pub const DOMAIN_MATCH_GAIN: f64 = 0.15;
+
+/// `offDomainPenalty` = 0.10 — penalty for binding law of a different domain
+/// than the question's (e.g. DSGVO on a pure cyber question). Seed 02.
+/// Pinned by `pin_off_domain_penalty`.
+pub const OFF_DOMAIN_PENALTY: f64 = 0.10;
+
+/// `scopePenalty` = 0.25 — penalty for BDSG Teil 3 (§§ 45–84,
+/// law enforcement) on a general data-protection question (scope rules in the
+/// lexicon). Seed 02. Pinned by `pin_scope_penalty`.
+pub const SCOPE_PENALTY: f64 = 0.25;
+
+/// `topicGain` = 0.18 — bonus for the canonical norm of a detected topic
+/// (e.g. Art. 37 DSGVO on a DPO question) or an explicitly cited norm.
+/// Seed 02. Pinned by `pin_topic_gain`.
+pub const TOPIC_GAIN: f64 = 0.18;
+
+/// `supersededPenalty` = 0.50 — penalty for a superseded source so that a
+/// default question sees the version in force while history stays findable;
+/// under an as-of question it moves to the version not in force at that date
+/// (08). Seed 02/08. Pinned by `pin_superseded_penalty`.
+pub const SUPERSEDED_PENALTY: f64 = 0.50;
+
+/// `intentLiftGain` = 0.10 — under guidance intent the best competitive
+/// guidance is lifted to (best binding score + 0.10). Seed 02.
+/// Pinned by `pin_intent_lift_gain`.
+pub const INTENT_LIFT_GAIN: f64 = 0.10;
+
+/// `intentLiftMargin` = 0.05 — margin guard of the lift: only a guidance whose
+/// raw semantic lies within 0.05 of the best binding result's raw semantic is
+/// lifted. Seed 02. Pinned by `pin_intent_lift_margin`.
+pub const INTENT_LIFT_MARGIN: f64 = 0.05;
+
+// ---------------------------------------------------------------- seed 05: control roles
+
+/// `controlPoolGain` = 0.15 — added to every control-pool role under control
+/// intent. Seed 05. Pinned by `pin_control_pool_gain`.
+pub const CONTROL_POOL_GAIN: f64 = 0.15;
+
+/// `controlRoleBonus[operational_requirement]` = 0.100. Seed 05.
+/// Pinned by `pin_control_role_bonus`.
+pub const CONTROL_ROLE_BONUS_OPERATIONAL_REQUIREMENT: f64 = 0.100;
+
+/// `controlRoleBonus[procedural_requirement]` = 0.075. Seed 05.
+/// Pinned by `pin_control_role_bonus`.
+pub const CONTROL_ROLE_BONUS_PROCEDURAL_REQUIREMENT: f64 = 0.075;
+
+/// `controlRoleBonus[control_standard]` = 0.050. Seed 05.
+/// Pinned by `pin_control_role_bonus`.
+pub const CONTROL_ROLE_BONUS_CONTROL_STANDARD: f64 = 0.050;
+
+/// `controlRoleBonus[implementation_guidance]` = 0.000 (guidance is the
+/// base). Seed 05. Pinned by `pin_control_role_bonus`.
+pub const CONTROL_ROLE_BONUS_IMPLEMENTATION_GUIDANCE: f64 = 0.000;
+
+// ---------------------------------------------------------------- seed 06/07: assessment
+
+/// `assessConnectedCap` = 12 — at most 12 connected norms in the assessment.
+/// Seed 06. Pinned by `pin_assess_connected_cap`.
+pub const ASSESS_CONNECTED_CAP: usize = 12;
+
+/// `assessCrossRegimeTopN` = 5 — window of results over which cross-regime
+/// is judged. Seed 06. Pinned by `pin_assess_cross_regime_top_n`.
+pub const ASSESS_CROSS_REGIME_TOP_N: usize = 5;
+
+/// `assessReviewMargin` = 0.05 — winner margin below this flags human
+/// review. Seed 06/07. Pinned by `pin_assess_review_margin`.
+pub const ASSESS_REVIEW_MARGIN: f64 = 0.05;
+
+/// `abstainSemanticFloor` = 0.35 (own) — when the best result's
+/// `raw_semantic` lies below it, nothing relevant was found: human review
+/// ("keine belastbare Quelle"). Scale: fused raw semantic in [0,1].
+/// Pinned by `pin_abstain_semantic_floor`.
+pub const ABSTAIN_SEMANTIC_FLOOR: f64 = 0.35;
+
+// ---------------------------------------------------------------- fusion (own, design 01)
+
+/// `denseWeight` = 0.55 — weight of the calibrated dense cosine in the fused
+/// raw semantic. Pinned by `pin_fusion_defaults`.
+pub const DENSE_WEIGHT: f64 = 0.55;
+
+/// `lexicalWeight` = 0.30 — weight of the normalised BM25 score.
+/// Pinned by `pin_fusion_defaults`.
+pub const LEXICAL_WEIGHT: f64 = 0.30;
+
+/// `sparseWeight` = 0.15 — weight of the normalised learned-sparse score.
+/// Pinned by `pin_fusion_defaults`.
+pub const SPARSE_WEIGHT: f64 = 0.15;
+
+/// `denseFloor` = 0.0 — cosine mapped to 0 (calibration, per embedder).
+/// Pinned by `pin_fusion_defaults`.
+pub const DENSE_FLOOR: f64 = 0.0;
+
+/// `denseCeil` = 1.0 — cosine mapped to 1 (calibration, per embedder).
+/// Pinned by `pin_fusion_defaults`.
+pub const DENSE_CEIL: f64 = 1.0;
+
+/// `lexicalNormFloor` = 10.0 — BM25 is divided by max(best BM25 of the
+/// query, 10.0): a strong lexical winner gets 1, while on a query where even
+/// the best match is weak nothing is inflated to 1. Unit: BM25 points.
+/// Pinned by `pin_fusion_defaults`.
+pub const LEXICAL_NORM_FLOOR: f64 = 10.0;
+
+/// `sparseNormFloor` = 0.2 — the same floor for learned-sparse dot products.
+/// Pinned by `pin_fusion_defaults`.
+pub const SPARSE_NORM_FLOOR: f64 = 0.2;
+
+/// `exactFloor` = 0.75 — an explicit-reference lookup hit gets at least this
+/// raw semantic: the user named the norm. Pinned by `pin_fusion_defaults`.
+pub const EXACT_FLOOR: f64 = 0.75;
+
+/// `rrfK` = 60 — k of reciprocal-rank fusion (the alternative method).
+/// Pinned by `pin_fusion_defaults`.
+pub const RRF_K: f64 = 60.0;
+
+// ---------------------------------------------------------------- candidate pools (own)
+
+/// `denseTopN` = 100 — dense (HNSW) candidates per query.
+pub const DENSE_TOP_N: usize = 100;
+/// `lexicalTopN` = 100 — BM25 candidates per query.
+pub const LEXICAL_TOP_N: usize = 100;
+/// `sparseTopN` = 50 — learned-sparse candidates per query.
+pub const SPARSE_TOP_N: usize = 50;
+/// `topK` = 10 — results returned by default.
+pub const TOP_K: usize = 10;

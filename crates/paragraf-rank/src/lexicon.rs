@@ -1,0 +1,430 @@
+//! The query-analysis lexicon: data in `lexicon/query.toml`, compiled once.
+//!
+//! [`Lexicon::builtin`] is the file embedded at compile time;
+//! [`Lexicon::from_toml_str`] loads a user override with the same schema
+//! (documented at the top of the file).
+
+use crate::error::RankError;
+use crate::text::{norm_key, Pattern};
+use paragraf_types::{Domain, Jurisdiction, NormRef};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+const BUILTIN_TOML: &str = include_str!("../lexicon/query.toml");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLexicon {
+    language: RawLanguage,
+    control_intent: RawSignals,
+    guidance_intent: RawSignals,
+    definition_intent: RawSignals,
+    historical: RawSignals,
+    law_enforcement: RawSignals,
+    #[serde(default)]
+    jurisdiction: Vec<RawJurisdiction>,
+    #[serde(default)]
+    domain: Vec<RawDomain>,
+    #[serde(default)]
+    regulation: Vec<RawRegulation>,
+    #[serde(default)]
+    scope_rule: Vec<RawScopeRule>,
+    #[serde(default)]
+    topic: Vec<RawTopic>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLanguage {
+    de: Vec<String>,
+    en: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSignals {
+    signals: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawJurisdiction {
+    code: String,
+    signals: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDomain {
+    name: String,
+    #[serde(default)]
+    definitions: Vec<String>,
+    signals: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRegulation {
+    name: String,
+    aliases: Vec<String>,
+    jurisdiction: String,
+    #[serde(default)]
+    domains: Vec<String>,
+    regime: String,
+    #[serde(default)]
+    definitions: Option<String>,
+    #[serde(default)]
+    historical: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScopeRule {
+    regulation: String,
+    #[serde(default)]
+    from: Option<u32>,
+    #[serde(default)]
+    to: Option<u32>,
+    penalise_when: String,
+    reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTopic {
+    id: String,
+    signals: Vec<String>,
+    #[serde(default)]
+    require: Vec<String>,
+    #[serde(default)]
+    unless: Vec<String>,
+    #[serde(default)]
+    when_domain: Option<String>,
+    #[serde(default)]
+    scope: Option<String>,
+    norms: Vec<String>,
+    #[serde(default)]
+    suppresses: Vec<String>,
+}
+
+/// When a [`ScopeRule`] or a [`Topic`] applies, relative to the question's
+/// law-enforcement scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeWhen {
+    /// Only when the question is *not* about law enforcement.
+    General,
+    /// Only when the question is about law enforcement.
+    LawEnforcement,
+}
+
+/// A jurisdiction the question can name.
+#[derive(Debug, Clone)]
+pub struct JurisdictionEntry {
+    pub code: Jurisdiction,
+    pub signals: Vec<Pattern>,
+}
+
+/// A subject-matter domain with its signals.
+#[derive(Debug, Clone)]
+pub struct DomainEntry {
+    pub domain: Domain,
+    /// Definitions norms of the domain's main acts (definition intent without a named act).
+    pub definitions: Vec<NormRef>,
+    pub signals: Vec<Pattern>,
+}
+
+/// A regulation with its aliases.
+#[derive(Debug, Clone)]
+pub struct RegulationEntry {
+    /// Canonical short name (`DSGVO`).
+    pub name: String,
+    pub aliases: Vec<Pattern>,
+    pub jurisdiction: Jurisdiction,
+    pub domains: Vec<Domain>,
+    /// Regime (family) for cross-regime (seed 06).
+    pub regime: String,
+    /// Label of the definitions norm (`Art. 4`).
+    pub definitions: Option<String>,
+    /// A superseded version: naming it is an as-of hint (08).
+    pub historical: bool,
+}
+
+/// A norm range out of scope of a general (or a law-enforcement) question (`scopePenalty`).
+#[derive(Debug, Clone)]
+pub struct ScopeRule {
+    pub regulation: String,
+    /// Inclusive § / article number range; `None` = the whole regulation.
+    pub range: Option<(u32, u32)>,
+    pub penalise_when: ScopeWhen,
+    /// German reason written into the explanation.
+    pub reason: String,
+}
+
+/// Topic → canonical norms (`topicGain`).
+#[derive(Debug, Clone)]
+pub struct Topic {
+    pub id: String,
+    pub signals: Vec<Pattern>,
+    pub require: Vec<Pattern>,
+    pub unless: Vec<Pattern>,
+    pub when_domain: Option<Domain>,
+    pub scope: Option<ScopeWhen>,
+    pub norms: Vec<NormRef>,
+    pub suppresses: Vec<String>,
+}
+
+/// Compiled query-analysis lexicon.
+#[derive(Debug, Clone)]
+pub struct Lexicon {
+    pub lang_de: Vec<Pattern>,
+    pub lang_en: Vec<Pattern>,
+    pub control_intent: Vec<Pattern>,
+    pub guidance_intent: Vec<Pattern>,
+    pub definition_intent: Vec<Pattern>,
+    pub historical: Vec<Pattern>,
+    pub law_enforcement: Vec<Pattern>,
+    pub jurisdictions: Vec<JurisdictionEntry>,
+    pub domains: Vec<DomainEntry>,
+    pub regulations: Vec<RegulationEntry>,
+    pub scope_rules: Vec<ScopeRule>,
+    pub topics: Vec<Topic>,
+}
+
+fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
+    list.iter()
+        .map(|s| {
+            Pattern::parse(s).ok_or_else(|| RankError::Lexicon {
+                field: field.to_string(),
+                message: format!("invalid signal pattern `{s}` (`*` only at the outer ends, at least one letter or digit)"),
+            })
+        })
+        .collect()
+}
+
+fn parse_enum<T: std::str::FromStr>(field: &str, v: &str) -> Result<T, RankError>
+where
+    T::Err: std::fmt::Display,
+{
+    v.parse::<T>().map_err(|e| RankError::Lexicon {
+        field: field.to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn scope_when(field: &str, v: &str) -> Result<ScopeWhen, RankError> {
+    match v {
+        "general" => Ok(ScopeWhen::General),
+        "law_enforcement" => Ok(ScopeWhen::LawEnforcement),
+        other => Err(RankError::Lexicon {
+            field: field.to_string(),
+            message: format!("unknown scope `{other}` (expected `general` or `law_enforcement`)"),
+        }),
+    }
+}
+
+impl Lexicon {
+    /// The lexicon shipped with the crate (`lexicon/query.toml`), parsed once.
+    pub fn builtin() -> &'static Lexicon {
+        static BUILTIN: OnceLock<Lexicon> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            // The embedded file is part of the crate and covered by
+            // `lexicon::tests::builtin_lexicon_parses`; it cannot fail at run time.
+            Lexicon::from_toml_str(BUILTIN_TOML).expect("embedded lexicon/query.toml is valid")
+        })
+    }
+
+    /// Parse and validate a lexicon in the schema of `lexicon/query.toml`.
+    pub fn from_toml_str(s: &str) -> Result<Lexicon, RankError> {
+        let raw: RawLexicon = toml::from_str(s).map_err(|e| RankError::LexiconToml {
+            message: e.to_string(),
+        })?;
+        let mut jurisdictions = Vec::new();
+        for (i, j) in raw.jurisdiction.iter().enumerate() {
+            let f = format!("jurisdiction[{i}]");
+            jurisdictions.push(JurisdictionEntry {
+                code: parse_enum(&format!("{f}.code"), &j.code)?,
+                signals: patterns(&format!("{f}.signals"), &j.signals)?,
+            });
+        }
+        let mut domains = Vec::new();
+        for (i, d) in raw.domain.iter().enumerate() {
+            let f = format!("domain[{i}]");
+            domains.push(DomainEntry {
+                domain: parse_enum(&format!("{f}.name"), &d.name)?,
+                definitions: d.definitions.iter().map(|n| NormRef(n.clone())).collect(),
+                signals: patterns(&format!("{f}.signals"), &d.signals)?,
+            });
+        }
+        let mut regulations = Vec::new();
+        let mut names = BTreeSet::new();
+        for (i, r) in raw.regulation.iter().enumerate() {
+            let f = format!("regulation[{i}]");
+            if !names.insert(r.name.clone()) {
+                return Err(RankError::Lexicon {
+                    field: format!("{f}.name"),
+                    message: format!("duplicate regulation `{}`", r.name),
+                });
+            }
+            let mut ds = Vec::new();
+            for (k, d) in r.domains.iter().enumerate() {
+                ds.push(parse_enum(&format!("{f}.domains[{k}]"), d)?);
+            }
+            regulations.push(RegulationEntry {
+                name: r.name.clone(),
+                aliases: patterns(&format!("{f}.aliases"), &r.aliases)?,
+                jurisdiction: parse_enum(&format!("{f}.jurisdiction"), &r.jurisdiction)?,
+                domains: ds,
+                regime: r.regime.clone(),
+                definitions: r.definitions.clone(),
+                historical: r.historical,
+            });
+        }
+        let mut scope_rules = Vec::new();
+        for (i, s) in raw.scope_rule.iter().enumerate() {
+            let f = format!("scope_rule[{i}]");
+            let range = match (s.from, s.to) {
+                (None, None) => None,
+                (Some(a), Some(b)) if a <= b => Some((a, b)),
+                _ => {
+                    return Err(RankError::Lexicon {
+                        field: format!("{f}.from/to"),
+                        message: "give both `from` and `to` (from <= to) or neither".into(),
+                    })
+                }
+            };
+            scope_rules.push(ScopeRule {
+                regulation: s.regulation.clone(),
+                range,
+                penalise_when: scope_when(&format!("{f}.penalise_when"), &s.penalise_when)?,
+                reason: s.reason.clone(),
+            });
+        }
+        let mut topics = Vec::new();
+        let mut ids = BTreeSet::new();
+        for (i, t) in raw.topic.iter().enumerate() {
+            let f = format!("topic[{i}]");
+            if !ids.insert(t.id.clone()) {
+                return Err(RankError::Lexicon {
+                    field: format!("{f}.id"),
+                    message: format!("duplicate topic id `{}`", t.id),
+                });
+            }
+            if t.norms.is_empty() {
+                return Err(RankError::Lexicon {
+                    field: format!("{f}.norms"),
+                    message: format!("topic `{}` names no norm", t.id),
+                });
+            }
+            topics.push(Topic {
+                id: t.id.clone(),
+                signals: patterns(&format!("{f}.signals"), &t.signals)?,
+                require: patterns(&format!("{f}.require"), &t.require)?,
+                unless: patterns(&format!("{f}.unless"), &t.unless)?,
+                when_domain: match &t.when_domain {
+                    Some(d) => Some(parse_enum(&format!("{f}.when_domain"), d)?),
+                    None => None,
+                },
+                scope: match &t.scope {
+                    Some(s) => Some(scope_when(&format!("{f}.scope"), s)?),
+                    None => None,
+                },
+                norms: t.norms.iter().map(|n| NormRef(n.clone())).collect(),
+                suppresses: t.suppresses.clone(),
+            });
+        }
+        for (i, t) in topics.iter().enumerate() {
+            for s in &t.suppresses {
+                if !ids.contains(s) {
+                    return Err(RankError::Lexicon {
+                        field: format!("topic[{i}].suppresses"),
+                        message: format!("unknown topic id `{s}`"),
+                    });
+                }
+            }
+        }
+        Ok(Lexicon {
+            lang_de: patterns("language.de", &raw.language.de)?,
+            lang_en: patterns("language.en", &raw.language.en)?,
+            control_intent: patterns("control_intent.signals", &raw.control_intent.signals)?,
+            guidance_intent: patterns("guidance_intent.signals", &raw.guidance_intent.signals)?,
+            definition_intent: patterns(
+                "definition_intent.signals",
+                &raw.definition_intent.signals,
+            )?,
+            historical: patterns("historical.signals", &raw.historical.signals)?,
+            law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
+            jurisdictions,
+            domains,
+            regulations,
+            scope_rules,
+            topics,
+        })
+    }
+
+    /// The regulation entry of a canonical name.
+    pub fn regulation(&self, name: &str) -> Option<&RegulationEntry> {
+        self.regulations.iter().find(|r| r.name == name)
+    }
+
+    /// Regime of a regulation (its own name when the lexicon does not know it).
+    pub fn regime_of<'a>(&'a self, regulation: &'a str) -> &'a str {
+        self.regulation(regulation)
+            .map(|r| r.regime.as_str())
+            .unwrap_or(regulation)
+    }
+
+    /// The regulation a canonical norm id belongs to: the longest known
+    /// regulation name the id ends with (`§ 4f BDSG 1990` → `BDSG 1990`).
+    pub fn regulation_of_norm(&self, norm: &NormRef) -> Option<&RegulationEntry> {
+        let key = norm_key(norm.as_str());
+        self.regulations
+            .iter()
+            .filter(|r| key.ends_with(&norm_key(&r.name)))
+            .max_by_key(|r| r.name.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_lexicon_parses() {
+        let lex = Lexicon::from_toml_str(BUILTIN_TOML).unwrap();
+        assert!(lex.topics.len() >= 60, "broad topic table");
+        assert!(lex.regulation("DSGVO").is_some());
+        // seed 05 controlIntentSignals: exactly 16 signals
+        assert_eq!(lex.control_intent.len(), 16);
+    }
+
+    #[test]
+    fn bad_pattern_names_the_field() {
+        let mut s = BUILTIN_TOML.to_string();
+        s = s.replacen("\"control\", \"controls\"", "\"con*trol\", \"controls\"", 1);
+        let e = Lexicon::from_toml_str(&s).unwrap_err().to_string();
+        assert!(
+            e.contains("control_intent.signals") && e.contains("con*trol"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_toml_is_an_error_not_a_panic() {
+        assert!(Lexicon::from_toml_str("[language\n").is_err());
+        assert!(Lexicon::from_toml_str("").is_err());
+    }
+
+    #[test]
+    fn longest_regulation_suffix_wins() {
+        let lex = Lexicon::builtin();
+        let r = lex
+            .regulation_of_norm(&NormRef("§ 4f BDSG 1990".into()))
+            .unwrap();
+        assert_eq!(r.name, "BDSG 1990");
+        let r = lex
+            .regulation_of_norm(&NormRef("§ 38 BDSG".into()))
+            .unwrap();
+        assert_eq!(r.name, "BDSG");
+    }
+}

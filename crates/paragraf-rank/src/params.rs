@@ -1,0 +1,314 @@
+//! [`RankParams`]: every constant, overridable by the eval without recompiling.
+
+use crate::constants as c;
+use crate::error::RankError;
+use paragraf_types::SourceRole;
+use serde::{Deserialize, Serialize};
+
+/// How dense, lexical and sparse scores are fused into `raw_semantic` (design 01).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FusionMethod {
+    /// Weighted sum of calibrated scores (default):
+    /// `dense_n = clamp((cos − denseFloor)/(denseCeil − denseFloor))`,
+    /// `lexical_n = bm25 / max(max_bm25_of_query, lexicalNormFloor)`,
+    /// `sparse_n = dot / max(max_dot_of_query, sparseNormFloor)`,
+    /// `raw = Σ w·x / Σ w` over the channels present in the query (a channel
+    /// is present when any candidate has a value; a candidate missing from a
+    /// present channel contributes 0 there). Keeps the cosine-like scale the
+    /// seed constants assume and keeps absolute evidence (a weak query stays
+    /// weak, so the abstain floor works).
+    WeightedSum,
+    /// Reciprocal-rank fusion `Σ w / (rrfK + rank)`, divided by its maximum
+    /// `Σ w / (rrfK + 1)`; scale-free but loses absolute evidence.
+    Rrf,
+}
+
+/// `controlRoleBonus` per control-pool role (seed 05).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ControlRoleBonus {
+    pub operational_requirement: f64,
+    pub procedural_requirement: f64,
+    pub control_standard: f64,
+    pub implementation_guidance: f64,
+}
+
+impl Default for ControlRoleBonus {
+    fn default() -> Self {
+        ControlRoleBonus {
+            operational_requirement: c::CONTROL_ROLE_BONUS_OPERATIONAL_REQUIREMENT,
+            procedural_requirement: c::CONTROL_ROLE_BONUS_PROCEDURAL_REQUIREMENT,
+            control_standard: c::CONTROL_ROLE_BONUS_CONTROL_STANDARD,
+            implementation_guidance: c::CONTROL_ROLE_BONUS_IMPLEMENTATION_GUIDANCE,
+        }
+    }
+}
+
+impl ControlRoleBonus {
+    /// The bonus of `role`; `None` outside the control pool.
+    pub fn of(&self, role: SourceRole) -> Option<f64> {
+        match role {
+            SourceRole::OperationalRequirement => Some(self.operational_requirement),
+            SourceRole::ProceduralRequirement => Some(self.procedural_requirement),
+            SourceRole::ControlStandard => Some(self.control_standard),
+            SourceRole::ImplementationGuidance => Some(self.implementation_guidance),
+            _ => None,
+        }
+    }
+}
+
+/// Every ranking constant (see [`crate::constants`] for value, meaning and
+/// seed chapter). Serialized with the seed names (`authorityCoef`, …);
+/// unknown fields are rejected, missing ones take the seed default, so a
+/// partial TOML/JSON override is enough.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct RankParams {
+    pub authority_coef: f64,
+    pub jurisdiction_gain: f64,
+    pub foreign_penalty: f64,
+    pub unknown_penalty: f64,
+    pub domain_match_gain: f64,
+    pub off_domain_penalty: f64,
+    pub scope_penalty: f64,
+    pub topic_gain: f64,
+    pub superseded_penalty: f64,
+    pub intent_lift_gain: f64,
+    pub intent_lift_margin: f64,
+    pub control_pool_gain: f64,
+    pub control_role_bonus: ControlRoleBonus,
+    pub assess_connected_cap: usize,
+    pub assess_cross_regime_top_n: usize,
+    pub assess_review_margin: f64,
+    pub abstain_semantic_floor: f64,
+    pub fusion_method: FusionMethod,
+    pub dense_weight: f64,
+    pub lexical_weight: f64,
+    pub sparse_weight: f64,
+    pub dense_floor: f64,
+    pub dense_ceil: f64,
+    pub lexical_norm_floor: f64,
+    pub sparse_norm_floor: f64,
+    pub exact_floor: f64,
+    pub rrf_k: f64,
+    pub dense_top_n: usize,
+    pub lexical_top_n: usize,
+    pub sparse_top_n: usize,
+    pub top_k: usize,
+}
+
+impl Default for RankParams {
+    fn default() -> Self {
+        RankParams {
+            authority_coef: c::AUTHORITY_COEF,
+            jurisdiction_gain: c::JURISDICTION_GAIN,
+            foreign_penalty: c::FOREIGN_PENALTY,
+            unknown_penalty: c::UNKNOWN_PENALTY,
+            domain_match_gain: c::DOMAIN_MATCH_GAIN,
+            off_domain_penalty: c::OFF_DOMAIN_PENALTY,
+            scope_penalty: c::SCOPE_PENALTY,
+            topic_gain: c::TOPIC_GAIN,
+            superseded_penalty: c::SUPERSEDED_PENALTY,
+            intent_lift_gain: c::INTENT_LIFT_GAIN,
+            intent_lift_margin: c::INTENT_LIFT_MARGIN,
+            control_pool_gain: c::CONTROL_POOL_GAIN,
+            control_role_bonus: ControlRoleBonus::default(),
+            assess_connected_cap: c::ASSESS_CONNECTED_CAP,
+            assess_cross_regime_top_n: c::ASSESS_CROSS_REGIME_TOP_N,
+            assess_review_margin: c::ASSESS_REVIEW_MARGIN,
+            abstain_semantic_floor: c::ABSTAIN_SEMANTIC_FLOOR,
+            fusion_method: FusionMethod::WeightedSum,
+            dense_weight: c::DENSE_WEIGHT,
+            lexical_weight: c::LEXICAL_WEIGHT,
+            sparse_weight: c::SPARSE_WEIGHT,
+            dense_floor: c::DENSE_FLOOR,
+            dense_ceil: c::DENSE_CEIL,
+            lexical_norm_floor: c::LEXICAL_NORM_FLOOR,
+            sparse_norm_floor: c::SPARSE_NORM_FLOOR,
+            exact_floor: c::EXACT_FLOOR,
+            rrf_k: c::RRF_K,
+            dense_top_n: c::DENSE_TOP_N,
+            lexical_top_n: c::LEXICAL_TOP_N,
+            sparse_top_n: c::SPARSE_TOP_N,
+            top_k: c::TOP_K,
+        }
+    }
+}
+
+impl RankParams {
+    /// Parse a (partial) TOML override and validate it.
+    pub fn from_toml_str(s: &str) -> Result<RankParams, RankError> {
+        let p: RankParams = toml::from_str(s).map_err(|e| RankError::ParamsToml {
+            message: e.to_string(),
+        })?;
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Parse a (partial) JSON override and validate it.
+    pub fn from_json_str(s: &str) -> Result<RankParams, RankError> {
+        let p: RankParams = serde_json::from_str(s).map_err(|e| RankError::ParamsJson {
+            message: e.to_string(),
+        })?;
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Check ranges: every float finite, weights non-negative with a positive
+    /// sum, `denseCeil > denseFloor`, norm floors positive.
+    pub fn validate(&self) -> Result<(), RankError> {
+        let floats: [(&'static str, f64); 25] = [
+            ("authorityCoef", self.authority_coef),
+            ("jurisdictionGain", self.jurisdiction_gain),
+            ("foreignPenalty", self.foreign_penalty),
+            ("unknownPenalty", self.unknown_penalty),
+            ("domainMatchGain", self.domain_match_gain),
+            ("offDomainPenalty", self.off_domain_penalty),
+            ("scopePenalty", self.scope_penalty),
+            ("topicGain", self.topic_gain),
+            ("supersededPenalty", self.superseded_penalty),
+            ("intentLiftGain", self.intent_lift_gain),
+            ("intentLiftMargin", self.intent_lift_margin),
+            ("controlPoolGain", self.control_pool_gain),
+            (
+                "controlRoleBonus.operational_requirement",
+                self.control_role_bonus.operational_requirement,
+            ),
+            (
+                "controlRoleBonus.procedural_requirement",
+                self.control_role_bonus.procedural_requirement,
+            ),
+            (
+                "controlRoleBonus.control_standard",
+                self.control_role_bonus.control_standard,
+            ),
+            (
+                "controlRoleBonus.implementation_guidance",
+                self.control_role_bonus.implementation_guidance,
+            ),
+            ("assessReviewMargin", self.assess_review_margin),
+            ("abstainSemanticFloor", self.abstain_semantic_floor),
+            ("denseWeight", self.dense_weight),
+            ("lexicalWeight", self.lexical_weight),
+            ("sparseWeight", self.sparse_weight),
+            ("denseFloor", self.dense_floor),
+            ("denseCeil", self.dense_ceil),
+            ("lexicalNormFloor", self.lexical_norm_floor),
+            ("exactFloor", self.exact_floor),
+        ];
+        for (field, v) in floats {
+            if !v.is_finite() {
+                return Err(RankError::Param {
+                    field,
+                    message: format!("must be finite, got {v}"),
+                });
+            }
+        }
+        for (field, v) in [
+            ("denseWeight", self.dense_weight),
+            ("lexicalWeight", self.lexical_weight),
+            ("sparseWeight", self.sparse_weight),
+        ] {
+            if v < 0.0 {
+                return Err(RankError::Param {
+                    field,
+                    message: format!("must be >= 0, got {v}"),
+                });
+            }
+        }
+        if self.dense_weight + self.lexical_weight + self.sparse_weight <= 0.0 {
+            return Err(RankError::Param {
+                field: "denseWeight",
+                message: "the fusion weights must not all be 0".into(),
+            });
+        }
+        if self.dense_ceil <= self.dense_floor {
+            return Err(RankError::Param {
+                field: "denseCeil",
+                message: format!("must be greater than denseFloor ({})", self.dense_floor),
+            });
+        }
+        for (field, v) in [
+            ("lexicalNormFloor", self.lexical_norm_floor),
+            ("sparseNormFloor", self.sparse_norm_floor),
+            ("rrfK", self.rrf_k),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(RankError::Param {
+                    field,
+                    message: format!("must be a positive number, got {v}"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_override_keeps_seed_defaults() {
+        let p = RankParams::from_toml_str(
+            "topicGain = 0.2\n[controlRoleBonus]\ncontrol_standard = 0.06\n",
+        )
+        .unwrap();
+        assert_eq!(p.topic_gain, 0.2);
+        assert_eq!(p.authority_coef, 0.40);
+        assert_eq!(p.control_role_bonus.control_standard, 0.06);
+        assert_eq!(p.control_role_bonus.operational_requirement, 0.100);
+        let j =
+            RankParams::from_json_str(r#"{"foreignPenalty":0.7,"fusionMethod":"rrf"}"#).unwrap();
+        assert_eq!(j.foreign_penalty, 0.7);
+        assert_eq!(j.fusion_method, FusionMethod::Rrf);
+    }
+
+    #[test]
+    fn unknown_field_is_rejected_with_its_name() {
+        let e = RankParams::from_toml_str("authorityCoeff = 0.5")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("authorityCoeff"), "{e}");
+    }
+
+    #[test]
+    fn invalid_ranges_are_rejected() {
+        assert!(RankParams::from_json_str(r#"{"denseCeil":0.0}"#).is_err());
+        assert!(RankParams::from_json_str(r#"{"denseWeight":-1}"#).is_err());
+        assert!(RankParams::from_json_str(
+            r#"{"denseWeight":0,"lexicalWeight":0,"sparseWeight":0}"#
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn seed_names_round_trip() {
+        let s = serde_json::to_string(&RankParams::default()).unwrap();
+        for name in [
+            "authorityCoef",
+            "jurisdictionGain",
+            "foreignPenalty",
+            "unknownPenalty",
+            "domainMatchGain",
+            "offDomainPenalty",
+            "scopePenalty",
+            "topicGain",
+            "supersededPenalty",
+            "intentLiftGain",
+            "intentLiftMargin",
+            "controlPoolGain",
+            "controlRoleBonus",
+            "assessConnectedCap",
+            "assessCrossRegimeTopN",
+            "assessReviewMargin",
+        ] {
+            assert!(s.contains(&format!("\"{name}\"")), "{name} missing in {s}");
+        }
+        assert_eq!(
+            RankParams::from_json_str(&s).unwrap(),
+            RankParams::default()
+        );
+    }
+}

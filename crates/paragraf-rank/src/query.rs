@@ -1,0 +1,660 @@
+//! Query analysis (design 01, step 1): language, domains, jurisdictions,
+//! intents, as-of, law-enforcement scope, topics — every feature with the
+//! signal that fired it.
+
+use crate::lexicon::{Lexicon, ScopeWhen};
+use crate::text::{first_match, norm_key, tokens};
+use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One detected feature and the signal that fired it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signal {
+    /// Feature name: `language`, `domain`, `jurisdiction`, `regulation`,
+    /// `control_intent`, `guidance_intent`, `definition_intent`, `historical`,
+    /// `as_of`, `law_enforcement`, `topic`, `explicit_ref`.
+    pub feature: String,
+    /// The lexicon pattern (or rule) that fired, e.g. `*massnahme*`.
+    pub signal: String,
+    /// What it detected, e.g. `cyber`, `dpo → Art. 37 DSGVO, § 38 BDSG`, or
+    /// the query words it matched.
+    pub detail: String,
+}
+
+/// A half-open date interval `[from, until)` of ISO dates (`YYYY-MM-DD`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DateRange {
+    pub from: String,
+    pub until: String,
+}
+
+impl DateRange {
+    /// Whether a source valid in `[valid_from, valid_to)` (open when `None`)
+    /// applies at some point of this range.
+    pub fn overlaps(&self, valid_from: Option<&str>, valid_to: Option<&str>) -> bool {
+        let starts_before_end = valid_from.is_none_or(|vf| vf < self.until.as_str());
+        let ends_after_start = valid_to.is_none_or(|vt| self.from.as_str() < vt);
+        starts_before_end && ends_after_start
+    }
+}
+
+/// As-of intent (08): a date (range) the question asks about and/or a named
+/// superseded version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsOf {
+    /// The date the question asks about (`Stand 2017` → all of 2017;
+    /// `bis 2018` → 2018-01-01; `vor 2018` → 2017-12-31; `am 1.3.2017`).
+    pub date: Option<DateRange>,
+    /// Canonical name of a superseded version the question names (`BDSG 1990`).
+    pub version: Option<String>,
+}
+
+/// A scope rule active for this question (`scopePenalty`, seed 02).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveScopeRule {
+    pub regulation: String,
+    /// Inclusive § / article number range; `None` = the whole regulation.
+    pub range: Option<(u32, u32)>,
+    /// German reason for the explanation.
+    pub reason: String,
+}
+
+/// Result of [`analyze_query`]; input of [`crate::rank`] and [`crate::assess`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryAnalysis {
+    pub lang: Lang,
+    /// Question domains (empty: no known domain matched).
+    pub domains: Vec<Domain>,
+    /// Jurisdictions of the question; `[DE, EU]` unless the question names others.
+    pub jurisdictions: Vec<Jurisdiction>,
+    /// Whether the question named a jurisdiction (or a regulation of one).
+    pub jurisdiction_named: bool,
+    /// Seed 05 `controlIntentSignals` fired.
+    pub control_intent: bool,
+    /// Seed 02 `guidanceIntentSignals` fired (interpretation intent).
+    pub guidance_intent: bool,
+    /// The question asks what a term means (→ definitions norms as topic norms).
+    pub definition_intent: bool,
+    pub as_of: Option<AsOf>,
+    /// Historical / as-of intent (08).
+    pub historical: bool,
+    /// Law-enforcement scope: BDSG Teil 3 / JI-RL in scope, no scopePenalty.
+    pub law_enforcement: bool,
+    /// Norms cited in the question (from the corpus crate's citation parser).
+    pub explicit_refs: Vec<NormRef>,
+    /// Canonical norms of the detected topics (`topicGain`).
+    pub topic_norms: Vec<NormRef>,
+    /// Ids of the detected topics.
+    pub topics: Vec<String>,
+    /// Canonical names of regulations the question names.
+    pub regulations: Vec<String>,
+    /// Scope rules that apply to this question.
+    pub scope_rules: Vec<ActiveScopeRule>,
+    /// Regulation → regime (family) of the lexicon, for cross-regime (06).
+    pub regimes: BTreeMap<String, String>,
+    /// Every detected feature with the signal that fired it.
+    pub signals: Vec<Signal>,
+}
+
+impl Default for QueryAnalysis {
+    /// A plain DE/EU question without any detected feature.
+    fn default() -> Self {
+        QueryAnalysis {
+            lang: Lang::De,
+            domains: Vec::new(),
+            jurisdictions: vec![Jurisdiction::De, Jurisdiction::Eu],
+            jurisdiction_named: false,
+            control_intent: false,
+            guidance_intent: false,
+            definition_intent: false,
+            as_of: None,
+            historical: false,
+            law_enforcement: false,
+            explicit_refs: Vec::new(),
+            topic_norms: Vec::new(),
+            topics: Vec::new(),
+            regulations: Vec::new(),
+            scope_rules: Vec::new(),
+            regimes: BTreeMap::new(),
+            signals: Vec::new(),
+        }
+    }
+}
+
+impl QueryAnalysis {
+    /// Regime of a regulation (its own name when unknown).
+    pub fn regime_of<'a>(&'a self, regulation: &'a str) -> &'a str {
+        self.regimes
+            .get(regulation)
+            .map(String::as_str)
+            .unwrap_or(regulation)
+    }
+
+    fn push(&mut self, feature: &str, signal: &str, detail: impl Into<String>) {
+        self.signals.push(Signal {
+            feature: feature.to_string(),
+            signal: signal.to_string(),
+            detail: detail.into(),
+        });
+    }
+}
+
+fn is_year(t: &str) -> Option<u32> {
+    if t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()) {
+        let y: u32 = t.parse().ok()?;
+        (1900..=2099).contains(&y).then_some(y)
+    } else {
+        None
+    }
+}
+
+fn small_num(t: &str, max: u32) -> Option<u32> {
+    if t.is_empty() || t.len() > 2 || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v: u32 = t.parse().ok()?;
+    (1..=max).contains(&v).then_some(v)
+}
+
+fn days_in_month(y: u32, m: u32) -> u32 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+fn iso(y: u32, m: u32, d: u32) -> String {
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+fn next_day(y: u32, m: u32, d: u32) -> String {
+    if d < days_in_month(y, m) {
+        iso(y, m, d + 1)
+    } else if m < 12 {
+        iso(y, m + 1, 1)
+    } else {
+        iso(y + 1, 1, 1)
+    }
+}
+
+/// Prepositions that make a following year/date an as-of date.
+const DATE_PREPOSITIONS: &[&str] = &[
+    "bis", "vor", "stand", "von", "jahr", "jahre", "in", "am", "zum", "seit", "ab", "until",
+    "before", "of",
+];
+
+/// Find `[preposition] (dd mm yyyy | yyyy [mm dd] | yyyy)` in the tokens.
+fn parse_as_of_date(toks: &[String]) -> Option<(DateRange, String)> {
+    for (i, t) in toks.iter().enumerate() {
+        let Some(y) = is_year(t) else { continue };
+        // dd.mm.yyyy
+        let dm = if i >= 2 {
+            match (small_num(&toks[i - 2], 31), small_num(&toks[i - 1], 12)) {
+                (Some(d), Some(m)) if d <= days_in_month(y, m) => Some((d, m, i - 2)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        // yyyy-mm-dd
+        let iso_md = match (toks.get(i + 1), toks.get(i + 2)) {
+            (Some(a), Some(b)) if a.len() == 2 && b.len() == 2 => {
+                match (small_num(a, 12), small_num(b, 31)) {
+                    (Some(m), Some(d)) if d <= days_in_month(y, m) => Some((d, m)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let start = dm.map(|x| x.2).unwrap_or(i);
+        let prep = if start > 0 {
+            toks[start - 1].as_str()
+        } else {
+            ""
+        };
+        let has_prep = DATE_PREPOSITIONS.contains(&prep);
+        let (day, month) = match (dm, iso_md) {
+            (Some((d, m, _)), _) => (Some(d), Some(m)),
+            (None, Some((d, m))) => (Some(d), Some(m)),
+            _ => (None, None),
+        };
+        // A bare year without preposition (e.g. `2016/679`) is no as-of date;
+        // a full date is one by itself.
+        if !has_prep && day.is_none() {
+            continue;
+        }
+        let range = match (day, month) {
+            (Some(d), Some(m)) => DateRange {
+                from: iso(y, m, d),
+                until: next_day(y, m, d),
+            },
+            _ => match prep {
+                "bis" | "until" => DateRange {
+                    from: iso(y, 1, 1),
+                    until: iso(y, 1, 2),
+                },
+                "vor" | "before" => DateRange {
+                    from: iso(y.saturating_sub(1), 12, 31),
+                    until: iso(y, 1, 1),
+                },
+                _ => DateRange {
+                    from: iso(y, 1, 1),
+                    until: iso(y + 1, 1, 1),
+                },
+            },
+        };
+        let matched = toks[start.saturating_sub(usize::from(has_prep))..=i].join(" ");
+        return Some((range, matched));
+    }
+    None
+}
+
+fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) -> bool {
+    if v.contains(&x) {
+        false
+    } else {
+        v.push(x);
+        true
+    }
+}
+
+/// Analyse a question with the lexicon. `explicit_refs` are the norms the
+/// corpus crate's citation parser found in the query; they are recorded as
+/// signals, and their regulations count as named (domain, jurisdiction).
+pub fn analyze_query(query: &str, explicit_refs: &[NormRef], lex: &Lexicon) -> QueryAnalysis {
+    let toks = tokens(query, false);
+    let mut q = QueryAnalysis {
+        jurisdictions: Vec::new(),
+        explicit_refs: Vec::new(),
+        ..QueryAnalysis::default()
+    };
+    q.regimes = lex
+        .regulations
+        .iter()
+        .map(|r| (r.name.clone(), r.regime.clone()))
+        .collect();
+
+    // language: marker words; umlauts/ß count for German
+    let de = lex.lang_de.iter().filter(|p| p.matches(&toks)).count()
+        + usize::from(query.chars().any(|c| "äöüÄÖÜß".contains(c))) * 2;
+    let en = lex.lang_en.iter().filter(|p| p.matches(&toks)).count();
+    q.lang = if en > de { Lang::En } else { Lang::De };
+    q.push(
+        "language",
+        "marker_words",
+        format!("{} (de {de}, en {en})", q.lang),
+    );
+
+    // regulations named in the question, and those of explicit references
+    let mut named_juris: Vec<Jurisdiction> = Vec::new();
+    for r in &lex.regulations {
+        if let Some((p, words)) = first_match(&r.aliases, &toks) {
+            q.regulations.push(r.name.clone());
+            q.push("regulation", &p.source, format!("{} ({words})", r.name));
+            if r.jurisdiction != Jurisdiction::Int {
+                push_unique(&mut named_juris, r.jurisdiction);
+            }
+        }
+    }
+    for nr in explicit_refs {
+        if !q.explicit_refs.contains(nr) {
+            q.explicit_refs.push(nr.clone());
+            q.push("explicit_ref", "citation_parser", nr.as_str());
+        }
+        if let Some(r) = lex.regulation_of_norm(nr) {
+            if push_unique(&mut q.regulations, r.name.clone()) {
+                q.push("regulation", "explicit_ref", format!("{} ({nr})", r.name));
+            }
+            if r.jurisdiction != Jurisdiction::Int {
+                push_unique(&mut named_juris, r.jurisdiction);
+            }
+        }
+    }
+
+    // domains: lexicon signals, then the domains of named regulations
+    for d in &lex.domains {
+        if let Some((p, words)) = first_match(&d.signals, &toks) {
+            if push_unique(&mut q.domains, d.domain) {
+                q.push("domain", &p.source, format!("{} ({words})", d.domain));
+            }
+        }
+    }
+    for name in q.regulations.clone() {
+        if let Some(r) = lex.regulation(&name) {
+            for d in &r.domains {
+                if push_unique(&mut q.domains, *d) {
+                    q.push("domain", &format!("regulation:{name}"), d.as_str());
+                }
+            }
+        }
+    }
+
+    // jurisdictions: named countries and named regulations; default DE/EU
+    for j in &lex.jurisdictions {
+        if let Some((p, words)) = first_match(&j.signals, &toks) {
+            push_unique(&mut named_juris, j.code);
+            q.push("jurisdiction", &p.source, format!("{} ({words})", j.code));
+        }
+    }
+    if named_juris.is_empty() {
+        q.jurisdictions = vec![Jurisdiction::De, Jurisdiction::Eu];
+        q.push("jurisdiction", "default", "DE, EU");
+    } else {
+        q.jurisdiction_named = true;
+        named_juris.sort();
+        q.jurisdictions = named_juris;
+    }
+
+    // intents
+    if let Some((p, words)) = first_match(&lex.control_intent, &toks) {
+        q.control_intent = true;
+        q.push("control_intent", &p.source, words);
+    }
+    if let Some((p, words)) = first_match(&lex.guidance_intent, &toks) {
+        q.guidance_intent = true;
+        q.push("guidance_intent", &p.source, words);
+    }
+    if let Some((p, words)) = first_match(&lex.law_enforcement, &toks) {
+        q.law_enforcement = true;
+        q.push("law_enforcement", &p.source, words);
+    }
+
+    // historical / as-of
+    if let Some((p, words)) = first_match(&lex.historical, &toks) {
+        q.historical = true;
+        q.push("historical", &p.source, words);
+    }
+    let version = q
+        .regulations
+        .iter()
+        .find(|n| lex.regulation(n).is_some_and(|r| r.historical))
+        .cloned();
+    let date = parse_as_of_date(&toks);
+    if let Some((range, words)) = &date {
+        q.push(
+            "as_of",
+            "date",
+            format!("[{}, {}) ({words})", range.from, range.until),
+        );
+    }
+    if let Some(v) = &version {
+        q.push("as_of", "historical_version", v.clone());
+    }
+    if date.is_some() || version.is_some() {
+        q.historical = true;
+        q.as_of = Some(AsOf {
+            date: date.map(|d| d.0),
+            version,
+        });
+    }
+
+    // topics
+    let mut fired: Vec<(usize, String)> = Vec::new();
+    for (ti, t) in lex.topics.iter().enumerate() {
+        let Some((p, words)) = first_match(&t.signals, &toks) else {
+            continue;
+        };
+        if !t.require.is_empty() && first_match(&t.require, &toks).is_none() {
+            continue;
+        }
+        if first_match(&t.unless, &toks).is_some() {
+            continue;
+        }
+        if let Some(d) = t.when_domain {
+            if !q.domains.contains(&d) {
+                continue;
+            }
+        }
+        match t.scope {
+            Some(ScopeWhen::General) if q.law_enforcement => continue,
+            Some(ScopeWhen::LawEnforcement) if !q.law_enforcement => continue,
+            _ => {}
+        }
+        fired.push((ti, format!("{} ({words})", p.source)));
+    }
+    let suppressed: BTreeSet<&str> = fired
+        .iter()
+        .flat_map(|(ti, _)| lex.topics[*ti].suppresses.iter().map(String::as_str))
+        .collect();
+    let mut norm_keys: BTreeSet<String> = BTreeSet::new();
+    for (ti, sig) in fired {
+        let t = &lex.topics[ti];
+        if suppressed.contains(t.id.as_str()) {
+            continue;
+        }
+        q.topics.push(t.id.clone());
+        for n in &t.norms {
+            if norm_keys.insert(norm_key(n.as_str())) {
+                q.topic_norms.push(n.clone());
+            }
+        }
+        let list: Vec<&str> = t.norms.iter().map(NormRef::as_str).collect();
+        q.push("topic", &sig, format!("{} → {}", t.id, list.join(", ")));
+    }
+
+    // definition intent → definitions norms of the named regulations (else of the domains)
+    if let Some((p, words)) = first_match(&lex.definition_intent, &toks) {
+        q.definition_intent = true;
+        let mut defs: Vec<NormRef> = q
+            .regulations
+            .iter()
+            .filter_map(|n| lex.regulation(n))
+            .filter_map(|r| r.definitions.as_ref().map(|d| NormRef::new(d, &r.name)))
+            .collect();
+        if defs.is_empty() {
+            defs = lex
+                .domains
+                .iter()
+                .filter(|d| q.domains.contains(&d.domain))
+                .flat_map(|d| d.definitions.iter().cloned())
+                .collect();
+        }
+        let list: Vec<&str> = defs.iter().map(NormRef::as_str).collect();
+        q.push(
+            "definition_intent",
+            &p.source,
+            format!("{words} → {}", list.join(", ")),
+        );
+        for n in defs {
+            if norm_keys.insert(norm_key(n.as_str())) {
+                q.topic_norms.push(n);
+            }
+        }
+    }
+
+    // scope rules active for this question
+    for s in &lex.scope_rules {
+        let active = match s.penalise_when {
+            ScopeWhen::General => !q.law_enforcement,
+            ScopeWhen::LawEnforcement => q.law_enforcement,
+        };
+        if active {
+            q.scope_rules.push(ActiveScopeRule {
+                regulation: s.regulation.clone(),
+                range: s.range,
+                reason: s.reason.clone(),
+            });
+        }
+    }
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(s: &str) -> QueryAnalysis {
+        analyze_query(s, &[], Lexicon::builtin())
+    }
+
+    #[test]
+    fn every_feature_records_its_signal() {
+        let q = a("Welche Maßnahmen und Controls gibt es zur Absicherung industrieller Steuerungssysteme (OT)?");
+        assert!(q.control_intent);
+        let s = q
+            .signals
+            .iter()
+            .find(|s| s.feature == "control_intent")
+            .unwrap();
+        assert_eq!(s.signal, "controls");
+        assert!(q.domains.contains(&Domain::Cyber));
+    }
+
+    #[test]
+    fn control_signals_need_word_boundaries() {
+        // `control` must not fire on `Controller`, `nist` not on `Ministerium`, `bsi` not on `BSIG`
+        let q = a("Ist das Ministerium Controller nach dem BSIG?");
+        assert!(!q.control_intent, "{:?}", q.signals);
+        assert!(!q.guidance_intent, "{:?}", q.signals);
+    }
+
+    #[test]
+    fn guidance_intent_from_seed_signals() {
+        for s in [
+            "Was empfiehlt die DSK zu Cookies?",
+            "Laut EDPB-Leitlinien",
+            "Was sagt das BSI zur Härtung?",
+        ] {
+            assert!(a(s).guidance_intent, "{s}");
+        }
+        assert!(
+            !a("Was ist untersagt?").guidance_intent,
+            "`sagt` is a whole word"
+        );
+    }
+
+    #[test]
+    fn swiss_question_names_ch_only() {
+        let q = a("Wann muss nach dem Schweizer Datenschutzgesetz eine DSFA erstellt werden?");
+        assert_eq!(q.jurisdictions, vec![Jurisdiction::Ch]);
+        assert!(q.jurisdiction_named);
+        assert!(q.topics.contains(&"dpia".to_string()));
+        assert!(q.topic_norms.contains(&NormRef("Art. 22 revDSG".into())));
+    }
+
+    #[test]
+    fn default_jurisdiction_is_de_eu() {
+        let q = a("Wann ist eine Datenschutz-Folgenabschätzung durchzuführen?");
+        assert_eq!(q.jurisdictions, vec![Jurisdiction::De, Jurisdiction::Eu]);
+        assert!(!q.jurisdiction_named);
+    }
+
+    #[test]
+    fn historical_version_and_date() {
+        let q = a("Wann musste nach dem alten BDSG von 1990 ein Beauftragter für den Datenschutz bestellt werden?");
+        assert!(q.historical);
+        let as_of = q.as_of.clone().unwrap();
+        assert_eq!(as_of.version.as_deref(), Some("BDSG 1990"));
+        assert_eq!(as_of.date.unwrap().from, "1990-01-01");
+        let q = a("Was galt bis 2018 für die Videoüberwachung?");
+        assert_eq!(
+            q.as_of.unwrap().date.unwrap(),
+            DateRange {
+                from: "2018-01-01".into(),
+                until: "2018-01-02".into()
+            }
+        );
+        let q = a("Rechtslage am 25.05.2018");
+        assert_eq!(
+            q.as_of.unwrap().date.unwrap(),
+            DateRange {
+                from: "2018-05-25".into(),
+                until: "2018-05-26".into()
+            }
+        );
+        let q = a("§ 4f BDSG a. F.");
+        assert!(q.historical);
+        assert!(
+            !a("Verordnung (EU) 2016/679 Anwendungsbereich").historical,
+            "a bare year is no as-of"
+        );
+        assert!(
+            !a("Wie verhalten sich Inhalt und Anwalt?").historical,
+            "`alt` is a whole word"
+        );
+    }
+
+    #[test]
+    fn law_enforcement_scope() {
+        let q = a("Welche Auskunftsrechte hat eine betroffene Person gegenüber der Polizei bei Verarbeitung zu Zwecken der Strafverfolgung?");
+        assert!(q.law_enforcement);
+        assert!(q.topics.contains(&"access_law_enforcement".to_string()));
+        assert!(!q.topics.contains(&"access".to_string()));
+        assert!(q.scope_rules.iter().all(|r| r.regulation != "BDSG"));
+        let g = a("Welche Informationen erhält die betroffene Person mit ihrem Auskunftsrecht?");
+        assert!(!g.law_enforcement);
+        assert!(g
+            .scope_rules
+            .iter()
+            .any(|r| r.regulation == "BDSG" && r.range == Some((45, 84))));
+    }
+
+    #[test]
+    fn specific_topic_suppresses_general_one() {
+        let q = a("Welche Aufgaben hat der Datenschutzbeauftragte?");
+        assert!(q.topics.contains(&"dpo_tasks".to_string()));
+        assert!(!q.topics.contains(&"dpo".to_string()));
+        assert_eq!(q.topic_norms[0].as_str(), "Art. 39 DSGVO");
+    }
+
+    #[test]
+    fn inflection_and_compounds() {
+        let q = a("Müssen Daten gelöscht werden?");
+        assert!(q.topics.contains(&"erasure".to_string()), "{:?}", q.signals);
+        let q = a("Ist die Videoüberwachung öffentlich zugänglicher Räume zulässig?");
+        assert!(q.topic_norms.contains(&NormRef("§ 4 BDSG".into())));
+    }
+
+    #[test]
+    fn two_named_regimes() {
+        let q = a("Ein vernetztes Smart-Home-Gerät verarbeitet personenbezogene Daten: welche Pflichten aus DSGVO und Cyber Resilience Act gelten?");
+        assert!(
+            q.regulations.contains(&"DSGVO".to_string())
+                && q.regulations.contains(&"CRA".to_string())
+        );
+    }
+
+    #[test]
+    fn explicit_refs_are_signals_and_name_their_regulation() {
+        let q = analyze_query(
+            "Was regelt das?",
+            &[NormRef("Art. 14 CRA".into())],
+            Lexicon::builtin(),
+        );
+        assert!(q
+            .signals
+            .iter()
+            .any(|s| s.feature == "explicit_ref" && s.detail == "Art. 14 CRA"));
+        assert!(q.regulations.contains(&"CRA".to_string()));
+        assert!(q.domains.contains(&Domain::Cyber));
+    }
+
+    #[test]
+    fn definition_intent_uses_named_regulation() {
+        let q = a("Was bedeutet Pseudonymisierung im Sinne der DSGVO?");
+        assert!(q.definition_intent);
+        assert!(q.topic_norms.contains(&NormRef("Art. 4 DSGVO".into())));
+    }
+
+    #[test]
+    fn english_question() {
+        assert_eq!(
+            a("What are the obligations of the controller under the GDPR?").lang,
+            Lang::En
+        );
+        assert_eq!(
+            a("Welche Pflichten hat der Verantwortliche?").lang,
+            Lang::De
+        );
+    }
+
+    #[test]
+    fn no_domain_for_unrelated_question() {
+        let q = a("Wie hoch ist die Hundesteuer in München?");
+        assert!(q.domains.is_empty(), "{:?}", q.signals);
+        assert!(q.topic_norms.is_empty());
+    }
+}

@@ -1,0 +1,768 @@
+//! Fusion (01), authority rerank (02), control roles + diversity (05) and
+//! supersede (08): [`rank`].
+//!
+//! Invariants: pure and deterministic (same input → same output, whatever
+//! the candidate order); stable sort by score, ties by chunk id; nothing is
+//! deleted except implementation guidance displaced by
+//! `ensureControlDiversity` and what falls below `top_k`; every score is the
+//! exact sum of its explanation terms.
+
+use crate::params::{FusionMethod, RankParams};
+use crate::query::{DateRange, QueryAnalysis};
+use crate::text::norm_key;
+use paragraf_types::{
+    Chunk, ChunkId, Jurisdiction, ScoreTerm, SearchResult, SourceClass, SourceRole, Status,
+};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+/// One retrieval candidate for [`rank`]: the chunk and the score of every
+/// channel that found it.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    pub chunk: &'a Chunk,
+    /// Cosine similarity of the dense embedding.
+    pub dense: Option<f32>,
+    /// Raw BM25 score.
+    pub lexical: Option<f32>,
+    /// Learned-sparse dot product.
+    pub sparse: Option<f32>,
+    /// Found by an explicit-reference lookup (the question cites the norm).
+    pub exact: bool,
+}
+
+/// Which part of the pipeline [`rank`] applies (ablations for the eval).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Calibrated dense cosine only; score = raw semantic.
+    DenseOnly,
+    /// Normalised BM25 only (learned sparse when no BM25 is present).
+    LexicalOnly,
+    /// Fusion of all channels (01); score = raw semantic.
+    Fused,
+    /// Fusion + authority rerank (02) with the plain supersededPenalty and
+    /// `liftAboveBinding`.
+    Rerank,
+    /// Everything: fusion + 02 + control roles/diversity (05) + as-of
+    /// supersede (08).
+    Full,
+}
+
+impl Stage {
+    /// All stages, in pipeline order.
+    pub const ALL: [Stage; 5] = [
+        Stage::DenseOnly,
+        Stage::LexicalOnly,
+        Stage::Fused,
+        Stage::Rerank,
+        Stage::Full,
+    ];
+
+    /// snake_case name (`dense_only`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::DenseOnly => "dense_only",
+            Stage::LexicalOnly => "lexical_only",
+            Stage::Fused => "fused",
+            Stage::Rerank => "rerank",
+            Stage::Full => "full",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Term {
+    name: &'static str,
+    constant: f64,
+    value: f64,
+    reason: Cow<'static, str>,
+}
+
+#[derive(Debug, Clone)]
+struct Scored<'a> {
+    chunk: &'a Chunk,
+    dense: Option<f64>,
+    lexical: Option<f64>,
+    sparse: Option<f64>,
+    exact: bool,
+    /// Normalised channel values used by the fusion (for the explanation).
+    dense_n: f64,
+    lexical_n: f64,
+    sparse_n: f64,
+    raw: f64,
+    terms: Vec<Term>,
+    score: f64,
+}
+
+impl Scored<'_> {
+    fn add(
+        &mut self,
+        name: &'static str,
+        constant: f64,
+        value: f64,
+        reason: impl Into<Cow<'static, str>>,
+    ) {
+        self.terms.push(Term {
+            name,
+            constant,
+            value,
+            reason: reason.into(),
+        });
+        self.score = self.terms.iter().map(|t| t.value).sum();
+    }
+}
+
+fn finite(x: Option<f32>) -> Option<f64> {
+    x.map(f64::from).filter(|v| v.is_finite())
+}
+
+fn merge_max(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Deduplicate by chunk id (max per channel, exact OR) and order by id, so
+/// the result does not depend on the input order.
+fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
+    let mut v: Vec<Scored<'a>> = candidates
+        .iter()
+        .map(|c| Scored {
+            chunk: c.chunk,
+            dense: finite(c.dense),
+            lexical: finite(c.lexical),
+            sparse: finite(c.sparse),
+            exact: c.exact,
+            dense_n: 0.0,
+            lexical_n: 0.0,
+            sparse_n: 0.0,
+            raw: 0.0,
+            terms: Vec::with_capacity(10),
+            score: 0.0,
+        })
+        .collect();
+    v.sort_by(|a, b| a.chunk.id.cmp(&b.chunk.id));
+    v.dedup_by(|later, kept| {
+        if later.chunk.id == kept.chunk.id {
+            kept.dense = merge_max(kept.dense, later.dense);
+            kept.lexical = merge_max(kept.lexical, later.lexical);
+            kept.sparse = merge_max(kept.sparse, later.sparse);
+            kept.exact |= later.exact;
+            true
+        } else {
+            false
+        }
+    });
+    v
+}
+
+/// 1-based rank of every candidate in one channel (by value desc, id asc).
+fn channel_ranks(v: &[Scored<'_>], get: impl Fn(&Scored<'_>) -> Option<f64>) -> Vec<Option<usize>> {
+    let mut idx: Vec<(usize, f64)> = v
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| get(s).map(|x| (i, x)))
+        .collect();
+    idx.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| v[a.0].chunk.id.cmp(&v[b.0].chunk.id))
+    });
+    let mut ranks = vec![None; v.len()];
+    for (r, (i, _)) in idx.into_iter().enumerate() {
+        ranks[i] = Some(r + 1);
+    }
+    ranks
+}
+
+/// Compute `raw` of every candidate for the stage (see [`FusionMethod`]).
+fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
+    let has_dense = v.iter().any(|s| s.dense.is_some());
+    let has_lex = v.iter().any(|s| s.lexical.is_some());
+    let has_sparse = v.iter().any(|s| s.sparse.is_some());
+    let max_lex = v.iter().filter_map(|s| s.lexical).fold(0.0_f64, f64::max);
+    let max_sparse = v.iter().filter_map(|s| s.sparse).fold(0.0_f64, f64::max);
+    let lex_den = max_lex.max(p.lexical_norm_floor);
+    let sparse_den = max_sparse.max(p.sparse_norm_floor);
+    let span = p.dense_ceil - p.dense_floor;
+    for s in v.iter_mut() {
+        s.dense_n = s
+            .dense
+            .map_or(0.0, |d| ((d - p.dense_floor) / span).clamp(0.0, 1.0));
+        s.lexical_n = s.lexical.map_or(0.0, |l| (l / lex_den).clamp(0.0, 1.0));
+        s.sparse_n = s.sparse.map_or(0.0, |x| (x / sparse_den).clamp(0.0, 1.0));
+    }
+    match stage {
+        Stage::DenseOnly => {
+            for s in v.iter_mut() {
+                s.raw = s.dense_n;
+            }
+        }
+        Stage::LexicalOnly => {
+            for s in v.iter_mut() {
+                s.raw = if has_lex { s.lexical_n } else { s.sparse_n };
+            }
+        }
+        Stage::Fused | Stage::Rerank | Stage::Full => {
+            let wd = if has_dense { p.dense_weight } else { 0.0 };
+            let wl = if has_lex { p.lexical_weight } else { 0.0 };
+            let ws = if has_sparse { p.sparse_weight } else { 0.0 };
+            let wsum = wd + wl + ws;
+            match p.fusion_method {
+                FusionMethod::WeightedSum => {
+                    for s in v.iter_mut() {
+                        s.raw = if wsum > 0.0 {
+                            ((wd * s.dense_n + wl * s.lexical_n + ws * s.sparse_n) / wsum)
+                                .clamp(0.0, 1.0)
+                        } else {
+                            0.0
+                        };
+                    }
+                }
+                FusionMethod::Rrf => {
+                    let rd = channel_ranks(v, |s| s.dense);
+                    let rl = channel_ranks(v, |s| s.lexical);
+                    let rs = channel_ranks(v, |s| s.sparse);
+                    let k = p.rrf_k;
+                    let max = wsum / (k + 1.0);
+                    for (i, s) in v.iter_mut().enumerate() {
+                        let f = |r: Option<usize>, w: f64| r.map_or(0.0, |r| w / (k + r as f64));
+                        let sum = f(rd[i], wd) + f(rl[i], wl) + f(rs[i], ws);
+                        s.raw = if max > 0.0 {
+                            (sum / max).clamp(0.0, 1.0)
+                        } else {
+                            0.0
+                        };
+                    }
+                }
+            }
+            for s in v.iter_mut() {
+                if s.exact {
+                    s.raw = s.raw.max(p.exact_floor);
+                }
+            }
+        }
+    }
+    for s in v.iter_mut() {
+        s.terms.clear();
+        s.score = 0.0;
+        s.add("rawSemantic", s.raw, s.raw, "");
+    }
+}
+
+/// Number of a `§ 57` / `Art. 14` label (leading digits after the prefix).
+fn norm_number(norm: &str) -> Option<u32> {
+    let digits: String = norm
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn juris_list(q: &QueryAnalysis) -> String {
+    q.jurisdictions
+        .iter()
+        .map(|j| j.as_str())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The 02 terms (and, in Full, the 05 role terms and the 08 as-of supersede).
+fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stage: Stage) {
+    let topic_keys: HashSet<String> = q.topic_norms.iter().map(|n| norm_key(n.as_str())).collect();
+    let explicit_keys: HashSet<String> = q
+        .explicit_refs
+        .iter()
+        .map(|n| norm_key(n.as_str()))
+        .collect();
+    let full = stage == Stage::Full;
+    let asof = if full && q.historical {
+        Some(AsOfCtx::new(q, v))
+    } else {
+        None
+    };
+    let qj = juris_list(q);
+
+    for s in v.iter_mut() {
+        let c = s.chunk;
+        // authorityCoef · weight/100 (03)
+        let w = c.source_class.weight();
+        s.add(
+            "authorityCoef",
+            p.authority_coef,
+            p.authority_coef * f64::from(w) / 100.0,
+            format!("Quellenklasse {} (Gewicht {w})", c.source_class),
+        );
+        // jurisdiction
+        if q.jurisdictions.contains(&c.jurisdiction) {
+            s.add(
+                "jurisdictionGain",
+                p.jurisdiction_gain,
+                p.jurisdiction_gain,
+                format!("Jurisdiktion {} passt zur Frage ({qj})", c.jurisdiction),
+            );
+        } else if c.jurisdiction != Jurisdiction::Int {
+            s.add(
+                "foreignPenalty",
+                p.foreign_penalty,
+                -p.foreign_penalty,
+                format!("Fremdrecht {} bei {qj}-Frage", c.jurisdiction),
+            );
+        }
+        if c.source_class == SourceClass::Unknown {
+            s.add(
+                "unknownPenalty",
+                p.unknown_penalty,
+                -p.unknown_penalty,
+                "unklassifizierte Quelle",
+            );
+        }
+        // domain
+        if !q.domains.is_empty() && !c.domains.is_empty() {
+            if let Some(d) = c.domains.iter().find(|d| q.domains.contains(d)) {
+                s.add(
+                    "domainMatchGain",
+                    p.domain_match_gain,
+                    p.domain_match_gain,
+                    format!("Domäne {d} passt zur Frage"),
+                );
+            } else if c.source_class.is_binding() {
+                s.add(
+                    "offDomainPenalty",
+                    p.off_domain_penalty,
+                    -p.off_domain_penalty,
+                    format!(
+                        "bindend, aber fachfremd ({} statt {})",
+                        c.domains
+                            .iter()
+                            .map(|d| d.as_str())
+                            .collect::<Vec<_>>()
+                            .join("/"),
+                        q.domains
+                            .iter()
+                            .map(|d| d.as_str())
+                            .collect::<Vec<_>>()
+                            .join("/")
+                    ),
+                );
+            }
+        }
+        // scope
+        if let Some(rule) = q.scope_rules.iter().find(|r| {
+            r.regulation == c.regulation
+                && r.range
+                    .is_none_or(|(a, b)| norm_number(&c.norm).is_some_and(|n| a <= n && n <= b))
+        }) {
+            s.add(
+                "scopePenalty",
+                p.scope_penalty,
+                -p.scope_penalty,
+                rule.reason.clone(),
+            );
+        }
+        // topic / explicit reference
+        if !topic_keys.is_empty() || !explicit_keys.is_empty() {
+            let key = norm_key(&format!("{}{}", c.norm, c.regulation));
+            if explicit_keys.contains(&key) {
+                s.add(
+                    "topicGain",
+                    p.topic_gain,
+                    p.topic_gain,
+                    format!("in der Frage zitiert: {} {}", c.norm, c.regulation),
+                );
+            } else if topic_keys.contains(&key) {
+                s.add(
+                    "topicGain",
+                    p.topic_gain,
+                    p.topic_gain,
+                    format!("kanonische Norm des Themas: {} {}", c.norm, c.regulation),
+                );
+            }
+        }
+        // supersede (02 / 08)
+        match &asof {
+            None => {
+                if c.status == Status::Superseded {
+                    s.add(
+                        "supersededPenalty",
+                        p.superseded_penalty,
+                        -p.superseded_penalty,
+                        superseded_reason(c),
+                    );
+                }
+            }
+            Some(ctx) => ctx.apply(s, p),
+        }
+        // control roles (05)
+        if full && q.control_intent {
+            if let Some(bonus) = p.control_role_bonus.of(c.source_role) {
+                s.add(
+                    "controlPoolGain",
+                    p.control_pool_gain,
+                    p.control_pool_gain,
+                    "Control-Pool-Rolle bei Umsetzungsfrage",
+                );
+                s.add(
+                    "controlRoleBonus",
+                    bonus,
+                    bonus,
+                    format!("Rollenbonus {}", c.source_role),
+                );
+            }
+        }
+    }
+}
+
+fn superseded_reason(c: &Chunk) -> String {
+    match &c.superseded_by {
+        Some(n) => format!("abgelöste Fassung, ersetzt durch {n}"),
+        None => "abgelöste Fassung".to_string(),
+    }
+}
+
+/// As-of context (08): which superseded versions the question asks for, and
+/// which in-force versions are therefore out of time.
+struct AsOfCtx {
+    date: Option<DateRange>,
+    version: Option<String>,
+    label: String,
+    /// Successors of the lifted superseded versions in the pool.
+    successors: Vec<String>,
+}
+
+impl AsOfCtx {
+    fn new(q: &QueryAnalysis, v: &[Scored<'_>]) -> AsOfCtx {
+        let version = q.as_of.as_ref().and_then(|a| a.version.clone());
+        let mut date = q.as_of.as_ref().and_then(|a| a.date.clone());
+        // A named version without a date: the time before it ended.
+        if date.is_none() {
+            if let Some(ver) = &version {
+                let end = v
+                    .iter()
+                    .filter(|s| &s.chunk.regulation == ver)
+                    .filter_map(|s| s.chunk.valid_to.clone())
+                    .min();
+                if let Some(end) = end {
+                    date = Some(DateRange {
+                        from: String::new(),
+                        until: end,
+                    });
+                }
+            }
+        }
+        let label = match (&version, &date) {
+            (Some(ver), _) => ver.clone(),
+            (None, Some(d)) if !d.from.is_empty() => format!("Stand {}", d.from),
+            _ => "historische Frage".to_string(),
+        };
+        let mut ctx = AsOfCtx {
+            date,
+            version,
+            label,
+            successors: Vec::new(),
+        };
+        let mut succ: Vec<String> = v
+            .iter()
+            .filter(|s| s.chunk.status == Status::Superseded && ctx.lifts(s.chunk))
+            .filter_map(|s| s.chunk.superseded_by.clone())
+            .collect();
+        succ.sort();
+        succ.dedup();
+        ctx.successors = succ;
+        ctx
+    }
+
+    /// Whether a superseded chunk is the version the question asks for.
+    fn lifts(&self, c: &Chunk) -> bool {
+        if let Some(ver) = &self.version {
+            if &c.regulation == ver {
+                return true;
+            }
+        }
+        match &self.date {
+            Some(d) => d.overlaps(c.valid_from.as_deref(), c.valid_to.as_deref()),
+            None => self.version.is_none(),
+        }
+    }
+
+    fn apply(&self, s: &mut Scored<'_>, p: &RankParams) {
+        let c = s.chunk;
+        if c.status == Status::Superseded {
+            if self.lifts(c) {
+                s.add(
+                    "supersededPenalty",
+                    p.superseded_penalty,
+                    0.0,
+                    format!(
+                        "entfällt: Frage nach altem Recht ({}); {}",
+                        self.label,
+                        superseded_reason(c)
+                    ),
+                );
+            } else {
+                s.add(
+                    "supersededPenalty",
+                    p.superseded_penalty,
+                    -p.superseded_penalty,
+                    format!(
+                        "{}; nicht die erfragte Fassung ({})",
+                        superseded_reason(c),
+                        self.label
+                    ),
+                );
+            }
+            return;
+        }
+        if self.successors.iter().any(|n| n == &c.regulation) {
+            s.add(
+                "supersededPenalty",
+                p.superseded_penalty,
+                -p.superseded_penalty,
+                format!("Nachfolgefassung; Frage nach altem Recht ({})", self.label),
+            );
+        } else if let Some(d) = &self.date {
+            if c.valid_from.is_some() && !d.overlaps(c.valid_from.as_deref(), c.valid_to.as_deref())
+            {
+                s.add(
+                    "supersededPenalty",
+                    p.superseded_penalty,
+                    -p.superseded_penalty,
+                    format!(
+                        "zum erfragten Zeitpunkt ({}) nicht in Kraft (gilt ab {})",
+                        self.label,
+                        c.valid_from.as_deref().unwrap_or("?")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Whether a source may be lifted under guidance intent (seed 02).
+fn is_guidance(c: &Chunk) -> bool {
+    !c.source_class.is_binding()
+        && (matches!(
+            c.source_class,
+            SourceClass::OfficialGuidance | SourceClass::Recital
+        ) || matches!(
+            c.source_role,
+            SourceRole::Interpretation | SourceRole::ImplementationGuidance
+        ))
+}
+
+/// `liftAboveBinding` (seed 02): under guidance intent, the best guidance
+/// whose raw semantic lies within `intentLiftMargin` of the best binding
+/// result's (`bestBindingSemantic`) is lifted to best binding score +
+/// `intentLiftGain`.
+fn lift_above_binding(v: &mut [Scored<'_>], p: &RankParams) {
+    let binding = v.iter().filter(|s| s.chunk.source_class.is_binding());
+    let Some(best_sem) = binding.clone().map(|s| s.raw).reduce(f64::max) else {
+        return;
+    };
+    let Some(best_score) = binding.map(|s| s.score).reduce(f64::max) else {
+        return;
+    };
+    let pick = v
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| is_guidance(s.chunk) && s.raw >= best_sem - p.intent_lift_margin)
+        .max_by(|(_, a), (_, b)| {
+            a.raw
+                .total_cmp(&b.raw)
+                .then_with(|| b.chunk.id.cmp(&a.chunk.id))
+        })
+        .map(|(i, _)| i);
+    if let Some(i) = pick {
+        let target = best_score + p.intent_lift_gain;
+        let s = &mut v[i];
+        if s.score < target {
+            let lift = target - s.score;
+            s.add(
+                "intentLiftGain",
+                p.intent_lift_gain,
+                lift,
+                format!(
+                    "Auslegungs-Intent: Guidance semantisch innerhalb {} des besten bindenden Treffers ({:.3}), über bindendes Recht gehoben",
+                    p.intent_lift_margin, best_sem
+                ),
+            );
+        }
+    }
+}
+
+fn by_score(a: &Scored<'_>, b: &Scored<'_>) -> Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+}
+
+/// `ensureControlDiversity` (seed 05) on the sorted list: for each wanted
+/// role (operational_requirement, then control_standard) missing from the
+/// top-K, the best result of that role below the top-K overwrites the
+/// lowest implementation_guidance in the top-K (the displaced guidance goes
+/// to the tail and falls away at the truncation to `top_k`).
+/// Returns the (position, role) of every injection.
+fn ensure_control_diversity(v: &mut [Scored<'_>], top_k: usize) -> Vec<(usize, SourceRole)> {
+    let k = top_k.min(v.len());
+    let mut injected = Vec::new();
+    for wanted in [
+        SourceRole::OperationalRequirement,
+        SourceRole::ControlStandard,
+    ] {
+        if v[..k].iter().any(|s| s.chunk.source_role == wanted) {
+            continue;
+        }
+        let Some(src) = (k..v.len()).find(|&i| v[i].chunk.source_role == wanted) else {
+            continue;
+        };
+        let Some(dst) = (0..k)
+            .rev()
+            .find(|&i| v[i].chunk.source_role == SourceRole::ImplementationGuidance)
+        else {
+            continue;
+        };
+        v.swap(dst, src);
+        injected.push((dst, wanted));
+    }
+    injected
+}
+
+fn raw_reason(s: &Scored<'_>, stage: Stage) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = s.dense {
+        parts.push(format!("dense cos {d:.3}→{:.3}", s.dense_n));
+    }
+    if let Some(l) = s.lexical {
+        parts.push(format!("bm25 {l:.2}→{:.3}", s.lexical_n));
+    }
+    if let Some(x) = s.sparse {
+        parts.push(format!("sparse {x:.3}→{:.3}", s.sparse_n));
+    }
+    if s.exact {
+        parts.push("exakter Normtreffer".to_string());
+    }
+    let what = match stage {
+        Stage::DenseOnly => "nur dense",
+        Stage::LexicalOnly => "nur lexikalisch",
+        _ => "fusioniert",
+    };
+    if parts.is_empty() {
+        format!("Retrieval-Score ({what}): kein Kanal")
+    } else {
+        format!("Retrieval-Score ({what}): {}", parts.join(", "))
+    }
+}
+
+fn to_result(
+    s: &Scored<'_>,
+    rank: usize,
+    stage: Stage,
+    diversity: Option<SourceRole>,
+) -> SearchResult {
+    let c = s.chunk;
+    let mut explanation: Vec<ScoreTerm> = s
+        .terms
+        .iter()
+        .map(|t| ScoreTerm {
+            name: t.name.to_string(),
+            constant: t.constant,
+            value: t.value,
+            reason: if t.name == "rawSemantic" {
+                raw_reason(s, stage)
+            } else {
+                t.reason.to_string()
+            },
+        })
+        .collect();
+    if let Some(role) = diversity {
+        explanation.push(ScoreTerm {
+            name: "ensureControlDiversity".to_string(),
+            constant: 0.0,
+            value: 0.0,
+            reason: format!("Rolle {role} fehlte in den Top-K: statt der niedrigsten implementation_guidance eingefügt"),
+        });
+    }
+    SearchResult {
+        rank,
+        chunk_id: c.id.clone(),
+        regulation: c.regulation.clone(),
+        norm: c.norm.clone(),
+        citation: c.citation.clone(),
+        title: c.title.clone(),
+        score: s.score,
+        raw_semantic: s.raw,
+        source_class: c.source_class,
+        source_role: c.source_role,
+        jurisdiction: c.jurisdiction,
+        status: c.status,
+        lang: c.lang,
+        superseded_by: c.superseded_by.clone(),
+        explanation,
+        framework: c.framework.clone(),
+        text: c.text.clone(),
+    }
+}
+
+/// Rank the candidates of one question.
+///
+/// Steps: deduplicate by chunk id → fusion into `raw_semantic` (01) → for
+/// `Rerank`/`Full` the authority score of seed 02 (+ in `Full` the control
+/// roles of 05 under control intent and the as-of supersede of 08) →
+/// `liftAboveBinding` under guidance intent → stable sort by score, ties by
+/// chunk id → in `Full` under control intent `ensureControlDiversity` →
+/// the first `top_k` as [`SearchResult`]s with rank, score and explanation.
+pub fn rank(
+    q: &QueryAnalysis,
+    candidates: &[Candidate<'_>],
+    params: &RankParams,
+    stage: Stage,
+    top_k: usize,
+) -> Vec<SearchResult> {
+    let mut v = prepare(candidates);
+    if v.is_empty() || top_k == 0 {
+        return Vec::new();
+    }
+    fuse(&mut v, params, stage);
+    if matches!(stage, Stage::Rerank | Stage::Full) {
+        authority_terms(&mut v, q, params, stage);
+        if q.guidance_intent {
+            lift_above_binding(&mut v, params);
+        }
+    }
+    v.sort_by(by_score);
+    let injected = if stage == Stage::Full && q.control_intent {
+        ensure_control_diversity(&mut v, top_k)
+    } else {
+        Vec::new()
+    };
+    v.iter()
+        .take(top_k)
+        .enumerate()
+        .map(|(i, s)| {
+            let div = injected.iter().find(|(pos, _)| *pos == i).map(|(_, r)| *r);
+            to_result(s, i + 1, stage, div)
+        })
+        .collect()
+}
+
+/// Chunk ids in result order (convenience for tests and the eval).
+pub fn ids(results: &[SearchResult]) -> Vec<&ChunkId> {
+    results.iter().map(|r| &r.chunk_id).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn norm_numbers() {
+        assert_eq!(norm_number("§ 57"), Some(57));
+        assert_eq!(norm_number("§ 45a"), Some(45));
+        assert_eq!(norm_number("Art. 14"), Some(14));
+        assert_eq!(norm_number("Anhang I"), None);
+    }
+}

@@ -1,0 +1,189 @@
+//! Text normalisation and the signal pattern matcher of the lexicon.
+//!
+//! Query and patterns are normalised the same way: lower case, umlauts folded
+//! (ä→ae, ö→oe, ü→ue, ß→ss), every character that is not a letter or digit
+//! separates tokens. A [`Pattern`] is a sequence of tokens; `*` at the start
+//! of the first token / the end of the last token makes that edge open
+//! (suffix / prefix / infix match), so German inflection and compounds match
+//! without a stemmer.
+
+use std::fmt;
+
+/// Fold one lower-cased character into `out` (umlauts, ß, accents).
+fn push_folded(c: char, out: &mut String) {
+    match c {
+        'ä' => out.push_str("ae"),
+        'ö' => out.push_str("oe"),
+        'ü' => out.push_str("ue"),
+        'ß' => out.push_str("ss"),
+        'é' | 'è' | 'ê' => out.push('e'),
+        'á' | 'à' | 'â' => out.push('a'),
+        'ó' | 'ò' | 'ô' => out.push('o'),
+        'í' | 'ì' | 'î' => out.push('i'),
+        'ú' | 'ù' | 'û' => out.push('u'),
+        _ => out.push(c),
+    }
+}
+
+/// Normalise `text` into tokens: lower case, folded, split on every
+/// character that is neither a letter nor a digit (nor `*` when
+/// `keep_star`).
+pub(crate) fn tokens(text: &str, keep_star: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for ch in text.chars() {
+        if ch.is_alphanumeric() || (keep_star && ch == '*') {
+            for lc in ch.to_lowercase() {
+                push_folded(lc, &mut cur);
+            }
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Canonical comparison key of a norm id: folded, without whitespace
+/// (`Art. 37 DSGVO` and `Art.37 DSGVO` compare equal).
+pub(crate) fn norm_key(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        if ch.is_whitespace() {
+            continue;
+        }
+        for lc in ch.to_lowercase() {
+            push_folded(lc, &mut out);
+        }
+    }
+    out
+}
+
+/// One compiled signal pattern (see the module doc and `lexicon/query.toml`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    /// The pattern as written in the lexicon (reported in signals).
+    pub source: String,
+    toks: Vec<String>,
+    open_start: bool,
+    open_end: bool,
+}
+
+impl Pattern {
+    /// Compile a pattern; `None` when it holds no token.
+    pub fn parse(src: &str) -> Option<Pattern> {
+        let mut toks = tokens(src, true);
+        if toks.is_empty() {
+            return None;
+        }
+        let open_start = toks[0].starts_with('*');
+        let last = toks.len() - 1;
+        let open_end = toks[last].ends_with('*');
+        for t in toks.iter_mut() {
+            *t = t.trim_matches('*').to_string();
+        }
+        if toks.iter().any(|t| t.is_empty() || t.contains('*')) {
+            return None;
+        }
+        Some(Pattern {
+            source: src.to_string(),
+            toks,
+            open_start,
+            open_end,
+        })
+    }
+
+    fn tok_match(&self, i: usize, q: &str) -> bool {
+        let p = &self.toks[i];
+        let first = i == 0;
+        let last = i + 1 == self.toks.len();
+        let os = first && self.open_start;
+        let oe = last && self.open_end;
+        match (os, oe) {
+            (false, false) => q == p,
+            (false, true) => q.starts_with(p.as_str()),
+            (true, false) => q.ends_with(p.as_str()),
+            (true, true) => q.contains(p.as_str()),
+        }
+    }
+
+    /// The first token position where the pattern matches `query_tokens`.
+    pub fn find(&self, query_tokens: &[String]) -> Option<usize> {
+        let n = self.toks.len();
+        if query_tokens.len() < n {
+            return None;
+        }
+        (0..=query_tokens.len() - n)
+            .find(|&s| (0..n).all(|i| self.tok_match(i, &query_tokens[s + i])))
+    }
+
+    /// Whether the pattern matches anywhere in `query_tokens`.
+    pub fn matches(&self, query_tokens: &[String]) -> bool {
+        self.find(query_tokens).is_some()
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.source)
+    }
+}
+
+/// The first pattern of `set` that matches, with the query tokens it matched.
+pub(crate) fn first_match<'p>(
+    set: &'p [Pattern],
+    toks: &[String],
+) -> Option<(&'p Pattern, String)> {
+    set.iter().find_map(|p| {
+        p.find(toks)
+            .map(|at| (p, toks[at..at + p.toks.len()].join(" ")))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Vec<String> {
+        tokens(s, false)
+    }
+
+    #[test]
+    fn folds_umlauts_and_splits_punctuation() {
+        assert_eq!(
+            t("Größe der DS-GVO, a. F."),
+            vec!["groesse", "der", "ds", "gvo", "a", "f"]
+        );
+    }
+
+    #[test]
+    fn pattern_modes() {
+        let q = t("Welche Risikomanagementmaßnahmen muss ein Controller umsetzen?");
+        assert!(Pattern::parse("*massnahme*").unwrap().matches(&q));
+        assert!(
+            !Pattern::parse("control").unwrap().matches(&q),
+            "controller is not control"
+        );
+        assert!(Pattern::parse("control*").unwrap().matches(&q));
+        assert!(Pattern::parse("*umsetzen").unwrap().matches(&q));
+        assert!(!Pattern::parse("massnahme").unwrap().matches(&q));
+        assert!(Pattern::parse("ein controller").unwrap().matches(&q));
+        assert!(!Pattern::parse("ein controllers").unwrap().matches(&q));
+        assert!(Pattern::parse("muss ein control*").unwrap().matches(&q));
+    }
+
+    #[test]
+    fn degenerate_patterns_are_rejected() {
+        assert!(Pattern::parse("  ").is_none());
+        assert!(Pattern::parse("*").is_none());
+        assert!(Pattern::parse("a*b").is_none());
+    }
+
+    #[test]
+    fn norm_keys_ignore_spacing_and_case() {
+        assert_eq!(norm_key("Art. 37 DSGVO"), norm_key("art.37  dsgvo"));
+        assert_ne!(norm_key("§ 38 BDSG"), norm_key("§ 38 BDSG 1990"));
+    }
+}
