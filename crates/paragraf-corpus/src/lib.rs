@@ -3,4 +3,8 @@
 
 pub mod raw;
 
-pub use raw::{NormKind, ParseError, RawControlMapping, RawEvidence, RawNorm, RawUnit};
+pub mod parsers;
+
+pub use parsers::mappings::{RawControlMapping, RawEvidence};
+pub use parsers::SourceFormat;
+pub use raw::{NormKind, ParseError, RawNorm, RawUnit};

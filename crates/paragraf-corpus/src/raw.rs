@@ -91,39 +91,3 @@ impl ParseError {
         ParseError { file: file.to_string(), position, message: message.into() }
     }
 }
-
-/// One record of a norm → control mapping file (`mappings/iso27001-*.json`,
-/// `mappings/nist-csf-*.json`) exactly as the file says it: regulation and
-/// article strings are not canonicalised yet (`GDPR`, `AI_ACT`, `"32"`,
-/// `"Annex I"`). The pipeline canonicalises them with the manifest aliases.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RawControlMapping {
-    pub control_id: String,
-    pub control_name: String,
-    /// Regulation as written in the file (`GDPR`, `CYBERSECURITY_ACT`).
-    pub regulation: String,
-    /// Article numbers / annex labels as written (`"32"`, `"Annex III"`).
-    pub articles: Vec<String>,
-    pub coverage: String,
-    pub notes: String,
-}
-
-/// One record of an evidence file (`mappings/evidence-*.json`) as written in
-/// the file; the pipeline canonicalises `regulation`/`article` and the
-/// `REG:ART` cross references.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RawEvidence {
-    /// Regulation as written in the file (`GDPR`).
-    pub regulation: String,
-    /// Article number / annex label as written (`"30"`).
-    pub article: String,
-    pub requirement_summary: String,
-    pub evidence_type: String,
-    pub artifact_name: String,
-    pub artifact_example: String,
-    pub description: String,
-    pub retention_period: String,
-    pub auditor_questions: Vec<String>,
-    /// Cross references as written (`GDPR:32`, `DSA:20`).
-    pub cross_references: Vec<String>,
-}
