@@ -308,6 +308,26 @@ impl BenchTable {
         BenchTable::from_json(&text, &path.display().to_string())
     }
 
+    /// Write `<stem>.json` and `<stem>.md` into `dir` (created when
+    /// missing); returns the paths.
+    pub fn write_files(
+        &self,
+        dir: &Path,
+        stem: &str,
+    ) -> Result<Vec<std::path::PathBuf>, EvalError> {
+        std::fs::create_dir_all(dir).map_err(|e| EvalError::write(dir, e))?;
+        let mut out = Vec::new();
+        for (name, body) in [
+            (format!("{stem}.json"), self.to_json()),
+            (format!("{stem}.md"), self.to_markdown()),
+        ] {
+            let p = dir.join(name);
+            std::fs::write(&p, body).map_err(|e| EvalError::write(&p, e))?;
+            out.push(p);
+        }
+        Ok(out)
+    }
+
     /// Markdown: machine, counts, one table of medians, the spread of each
     /// figure (min–max) and the notes.
     pub fn to_markdown(&self) -> String {
@@ -609,6 +629,16 @@ mod tests {
         );
         assert!(md.contains("| 13.0 | – | 512 | – |"), "{md}");
         assert!(md.contains("## Spread over repetitions"));
+        let dir = tempfile::tempdir().unwrap();
+        let files = t
+            .write_files(&dir.path().join("bench"), "bench-cpu")
+            .unwrap();
+        assert_eq!(files.len(), 2);
+        assert_eq!(BenchTable::load(&files[0]).unwrap(), t);
+        let blocked = dir.path().join("file");
+        std::fs::write(&blocked, "x").unwrap();
+        let e = t.write_files(&blocked, "b").unwrap_err().to_string();
+        assert!(e.starts_with("cannot write ") && e.contains("file"), "{e}");
         assert!(BenchTable::from_json("{", "x.json")
             .unwrap_err()
             .to_string()
@@ -645,5 +675,54 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("within noise"));
+    }
+}
+
+/// Run `f` `warmup` times untimed, then `repetitions` times, and summarise
+/// the values it returns (each call returns its own measurement, e.g.
+/// passages/s or milliseconds). The first error stops the run.
+/// `Ok(None)` when `repetitions` is 0.
+pub fn repeat<E>(
+    warmup: usize,
+    repetitions: usize,
+    mut f: impl FnMut() -> Result<f64, E>,
+) -> Result<Option<Stat>, E> {
+    for _ in 0..warmup {
+        f()?;
+    }
+    let mut samples = Vec::with_capacity(repetitions);
+    for _ in 0..repetitions {
+        samples.push(f()?);
+    }
+    Ok(Stat::from_samples(&samples))
+}
+
+#[cfg(test)]
+mod repeat_tests {
+    use super::*;
+
+    #[test]
+    fn warmups_are_not_counted() {
+        let mut n = 0.0;
+        let s = repeat::<()>(2, 3, || {
+            n += 1.0;
+            Ok(n)
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(s.samples, vec![3.0, 4.0, 5.0]);
+        assert_eq!(s.median, 4.0);
+        assert!(repeat::<()>(1, 0, || Ok(1.0)).unwrap().is_none());
+        let mut calls = 0;
+        let e = repeat(0, 5, || {
+            calls += 1;
+            if calls == 2 {
+                Err("boom")
+            } else {
+                Ok(1.0)
+            }
+        });
+        assert_eq!(e, Err("boom"));
+        assert_eq!(calls, 2);
     }
 }

@@ -237,3 +237,214 @@ fn show(v: Option<&Value>) -> String {
 fn show_opt(v: Option<bool>) -> String {
     v.map_or_else(|| "missing".to_string(), |b| b.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::parse_golden;
+    use paragraf_types::{
+        Answer, ChunkId, Jurisdiction, Lang, SearchResult, SourceClass, SourceRole, Status,
+    };
+    use serde_json::json;
+
+    fn q(expect: serde_json::Value) -> GoldenQuery {
+        let line = json!({"id": "t", "query": "q", "expect_any": [], "expect": expect}).to_string();
+        parse_golden(&line, "t").unwrap().remove(0)
+    }
+
+    fn r(reg: &str, role: SourceRole) -> SearchResult {
+        SearchResult {
+            rank: 0,
+            chunk_id: ChunkId(format!("{reg}/x")),
+            regulation: reg.into(),
+            norm: "x".into(),
+            citation: String::new(),
+            title: String::new(),
+            score: 0.0,
+            raw_semantic: 0.0,
+            source_class: SourceClass::ControlStandard,
+            source_role: role,
+            jurisdiction: Jurisdiction::Int,
+            status: Status::InForce,
+            lang: Lang::En,
+            superseded_by: None,
+            explanation: vec![],
+            framework: None,
+            text: String::new(),
+        }
+    }
+
+    fn with(results: Vec<SearchResult>, analysis: serde_json::Value) -> EvalOutput {
+        let mut o = EvalOutput {
+            analysis,
+            ..EvalOutput::default()
+        };
+        o.response.results = results;
+        o
+    }
+
+    fn pass(checks: &[CheckOutcome], name: &str) -> bool {
+        checks
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no check {name} in {checks:?}"))
+            .passed
+    }
+
+    use SourceRole::*;
+
+    #[test]
+    fn control_intent_needs_two_distinct_roles_in_top_ten_and_a_regulation() {
+        let g = q(json!({"control_intent": true, "top10_regulation_any": ["NIST SP 800-82"]}));
+        // same role twice = one distinct role
+        let o = with(
+            vec![
+                r("NIST SP 800-82", ControlStandard),
+                r("BSI GS++", ControlStandard),
+            ],
+            json!({}),
+        );
+        assert!(!pass(&run_checks(&g, &o, false), "control_intent"));
+        // two roles, regulation present
+        let o = with(
+            vec![
+                r("NIST SP 800-82", ControlStandard),
+                r("BSI GS++", ImplementationGuidance),
+            ],
+            json!({}),
+        );
+        let c = run_checks(&g, &o, false);
+        assert!(pass(&c, "control_intent"), "{c:?}");
+        assert_eq!(
+            c.len(),
+            1,
+            "regulation is part of control_intent, not a second check"
+        );
+        // two roles but wrong regulation
+        let o = with(
+            vec![
+                r("BSI GS++", ControlStandard),
+                r("BSI GS++", ImplementationGuidance),
+            ],
+            json!({}),
+        );
+        assert!(!pass(&run_checks(&g, &o, false), "control_intent"));
+        // second role only at rank 11 → outside the window; non-pool roles never count
+        let mut list = vec![r("NIST SP 800-82", ControlStandard)];
+        list.extend((0..9).map(|_| r("DSGVO", Obligation)));
+        list.push(r("NIST SP 800-82", OperationalRequirement));
+        assert!(!pass(
+            &run_checks(&g, &with(list, json!({})), false),
+            "control_intent"
+        ));
+        // empty result list
+        assert!(!pass(
+            &run_checks(&g, &with(vec![], json!({})), false),
+            "control_intent"
+        ));
+    }
+
+    #[test]
+    fn regulation_check_alone_and_control_intent_false() {
+        let g = q(json!({"top10_regulation_any": ["OWASP ASVS"]}));
+        let c = run_checks(
+            &g,
+            &with(vec![r("OWASP ASVS", ControlStandard)], json!({})),
+            false,
+        );
+        assert_eq!(c.len(), 1);
+        assert!(pass(&c, "top10_regulation"));
+        let g = q(json!({"control_intent": false}));
+        assert!(pass(
+            &run_checks(&g, &with(vec![], json!({"control_intent": false})), false),
+            "control_intent"
+        ));
+        assert!(!pass(
+            &run_checks(&g, &with(vec![], json!({"control_intent": true})), false),
+            "control_intent"
+        ));
+        let missing = run_checks(&g, &with(vec![], json!({})), false);
+        assert!(!missing[0].passed && missing[0].detail.contains("missing"));
+    }
+
+    #[test]
+    fn analysis_checks() {
+        let g = q(json!({"jurisdiction": "CH", "historical": true, "scope": "law_enforcement"}));
+        let ok = with(
+            vec![],
+            json!({"jurisdiction": "ch", "historical": true, "scopes": ["general", "law_enforcement"]}),
+        );
+        let c = run_checks(&g, &ok, false);
+        assert!(c.iter().all(|c| c.passed), "{c:?}");
+        let bad = with(
+            vec![],
+            json!({"jurisdiction": ["DE", "EU"], "historical": "yes", "scope": null}),
+        );
+        let c = run_checks(&g, &bad, false);
+        assert!(c.iter().all(|c| !c.passed), "{c:?}");
+        let none = run_checks(&g, &with(vec![], json!(null)), false);
+        assert!(
+            none.iter()
+                .all(|c| !c.passed && c.detail.contains("missing")),
+            "{none:?}"
+        );
+    }
+
+    #[test]
+    fn assessment_and_role_checks() {
+        let g = q(json!({"cross_regime": false, "human_review": true, "role": "definition"}));
+        let mut o = with(
+            vec![r("DSGVO", Definition), r("DSGVO", Obligation)],
+            json!({}),
+        );
+        o.response.assessment.human_review_flag = true;
+        let c = run_checks(&g, &o, false);
+        assert!(c.iter().all(|c| c.passed), "{c:?}");
+        o.response.assessment.cross_regime = true;
+        o.response.results.swap(0, 1);
+        let c = run_checks(&g, &o, false);
+        assert!(!pass(&c, "cross_regime") && !pass(&c, "role") && pass(&c, "human_review"));
+        let c = run_checks(&g, &with(vec![], json!({})), false);
+        assert!(!pass(&c, "role"));
+    }
+
+    #[test]
+    fn abstain_with_and_without_generation() {
+        let g = q(json!({"abstain": true}));
+        let mut o = with(vec![], json!({}));
+        // without generation: the review flag decides
+        assert!(!pass(&run_checks(&g, &o, false), "abstain"));
+        o.response.assessment.human_review_flag = true;
+        assert!(pass(&run_checks(&g, &o, false), "abstain"));
+        // generating but no answer → fail
+        assert!(!pass(&run_checks(&g, &o, true), "abstain"));
+        // answer in the response counts; must abstain
+        o.response.answer = Some(Answer {
+            abstained: false,
+            ..Answer::default()
+        });
+        assert!(!pass(&run_checks(&g, &o, true), "abstain"));
+        o.answer = Some(Answer {
+            abstained: true,
+            ..Answer::default()
+        });
+        assert!(
+            pass(&run_checks(&g, &o, true), "abstain"),
+            "EvalOutput.answer wins"
+        );
+        // abstained, but the flag is not set → fail
+        o.response.assessment.human_review_flag = false;
+        assert!(!pass(&run_checks(&g, &o, true), "abstain"));
+    }
+
+    #[test]
+    fn failed_search_fails_every_check() {
+        let g = q(json!({"cross_regime": true, "role": "obligation"}));
+        let c = failed_checks(&g, false, "timeout");
+        assert_eq!(c.len(), 2);
+        assert!(c
+            .iter()
+            .all(|c| !c.passed && c.detail == "search failed: timeout"));
+        assert!(failed_checks(&q(json!({})), false, "x").is_empty());
+    }
+}

@@ -11,6 +11,13 @@ pub enum EvalError {
         #[source]
         source: std::io::Error,
     },
+    /// A report file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// A golden-set line is not valid JSON or breaks the schema.
     #[error("{path}:{line}: invalid golden query: {message}")]
     GoldenLine {
@@ -55,6 +62,13 @@ pub enum EvalError {
 impl EvalError {
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         EvalError::Io {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+
+    pub(crate) fn write(path: &std::path::Path, source: std::io::Error) -> Self {
+        EvalError::Write {
             path: path.display().to_string(),
             source,
         }

@@ -52,6 +52,29 @@ impl EvalReport {
         EvalReport::from_json(&text, &path.display().to_string())
     }
 
+    /// Write `<stem>.json`, `<stem>.md` (with the chart linked) and
+    /// `<stem>.svg` into `dir` (created when missing); returns the paths.
+    pub fn write_files(
+        &self,
+        dir: &Path,
+        stem: &str,
+    ) -> Result<Vec<std::path::PathBuf>, EvalError> {
+        std::fs::create_dir_all(dir).map_err(|e| EvalError::write(dir, e))?;
+        let svg_name = format!("{stem}.svg");
+        let files = [
+            (format!("{stem}.json"), self.to_json()),
+            (format!("{stem}.md"), self.to_markdown_with_chart(&svg_name)),
+            (svg_name.clone(), self.to_svg_chart()),
+        ];
+        let mut out = Vec::new();
+        for (name, body) in files {
+            let p = dir.join(name);
+            std::fs::write(&p, body).map_err(|e| EvalError::write(&p, e))?;
+            out.push(p);
+        }
+        Ok(out)
+    }
+
     /// The stage named `name`.
     pub fn stage(&self, name: &str) -> Option<&StageReport> {
         self.stages.iter().find(|s| s.stage == name)

@@ -381,6 +381,21 @@ fn reports_render_and_round_trip() {
     let t = rep.print_table();
     assert!(t.lines().count() == 5, "{t}");
     assert!(t.contains("good") && t.contains("1.000"));
+    let dir = tempfile::tempdir().unwrap();
+    let files = rep.write_files(dir.path(), "golden-dev").unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["golden-dev.json", "golden-dev.md", "golden-dev.svg"]
+    );
+    let loaded = EvalReport::load(&files[0]).unwrap();
+    assert_eq!(loaded.to_markdown(), rep.to_markdown());
+    assert!(std::fs::read_to_string(&files[1])
+        .unwrap()
+        .contains("](golden-dev.svg)"));
     let err = EvalReport::from_json("{\"meta\":1}", "old.json")
         .unwrap_err()
         .to_string();
