@@ -3,8 +3,13 @@
 
 pub mod raw;
 
+pub mod error;
+pub mod manifest;
+pub mod norm_order;
 pub mod parsers;
 
 pub use parsers::mappings::{RawControlMapping, RawEvidence};
+pub use error::CorpusError;
+pub use manifest::Manifest;
 pub use parsers::SourceFormat;
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
