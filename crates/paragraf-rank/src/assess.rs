@@ -63,10 +63,10 @@ fn result_norm(r: &SearchResult) -> NormRef {
 ///   one German reason per condition.
 /// * Under control intent, `controls` / `evidence` = the mappings and
 ///   evidence items of the primary and top binding norms (09).
-pub fn assess(
+pub fn assess<'c>(
     q: &QueryAnalysis,
     results: &[SearchResult],
-    chunk_of: &dyn Fn(&ChunkId) -> Option<&Chunk>,
+    chunk_of: &dyn Fn(&ChunkId) -> Option<&'c Chunk>,
     mappings: &[ControlMapping],
     evidence: &[EvidenceItem],
     params: &RankParams,

@@ -196,7 +196,7 @@ fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
         .map(|s| {
             Pattern::parse(s).ok_or_else(|| RankError::Lexicon {
                 field: field.to_string(),
-                message: format!("invalid signal pattern `{s}` (`*` only at the outer ends, at least one letter or digit)"),
+                message: format!("invalid signal pattern `{s}` (`*` only at token edges, at least one letter or digit per token)"),
             })
         })
         .collect()

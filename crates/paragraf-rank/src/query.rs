@@ -344,6 +344,11 @@ pub fn analyze_query(query: &str, explicit_refs: &[NormRef], lex: &Lexicon) -> Q
         q.push("jurisdiction", "default", "DE, EU");
     } else {
         q.jurisdiction_named = true;
+        // DE and EU are one home: naming either (DSGVO, BDSG) keeps both.
+        if named_juris.iter().any(|j| j.is_home()) {
+            push_unique(&mut named_juris, Jurisdiction::De);
+            push_unique(&mut named_juris, Jurisdiction::Eu);
+        }
         named_juris.sort();
         q.jurisdictions = named_juris;
     }

@@ -3,9 +3,8 @@
 //! Query and patterns are normalised the same way: lower case, umlauts folded
 //! (ä→ae, ö→oe, ü→ue, ß→ss), every character that is not a letter or digit
 //! separates tokens. A [`Pattern`] is a sequence of tokens; `*` at the start
-//! of the first token / the end of the last token makes that edge open
-//! (suffix / prefix / infix match), so German inflection and compounds match
-//! without a stemmer.
+//! or end of a token makes that edge open (suffix / prefix / infix match), so
+//! German inflection and compounds match without a stemmer.
 
 use std::fmt;
 
@@ -66,41 +65,35 @@ pub(crate) fn norm_key(s: &str) -> String {
 pub struct Pattern {
     /// The pattern as written in the lexicon (reported in signals).
     pub source: String,
-    toks: Vec<String>,
-    open_start: bool,
-    open_end: bool,
+    /// (token, open start, open end) per token.
+    toks: Vec<(String, bool, bool)>,
 }
 
 impl Pattern {
     /// Compile a pattern; `None` when it holds no token.
     pub fn parse(src: &str) -> Option<Pattern> {
-        let mut toks = tokens(src, true);
-        if toks.is_empty() {
+        let raw = tokens(src, true);
+        if raw.is_empty() {
             return None;
         }
-        let open_start = toks[0].starts_with('*');
-        let last = toks.len() - 1;
-        let open_end = toks[last].ends_with('*');
-        for t in toks.iter_mut() {
-            *t = t.trim_matches('*').to_string();
-        }
-        if toks.iter().any(|t| t.is_empty() || t.contains('*')) {
-            return None;
+        let mut toks = Vec::with_capacity(raw.len());
+        for t in raw {
+            let os = t.starts_with('*');
+            let oe = t.ends_with('*');
+            let core = t.trim_matches('*');
+            if core.is_empty() || core.contains('*') {
+                return None;
+            }
+            toks.push((core.to_string(), os, oe));
         }
         Some(Pattern {
             source: src.to_string(),
             toks,
-            open_start,
-            open_end,
         })
     }
 
     fn tok_match(&self, i: usize, q: &str) -> bool {
-        let p = &self.toks[i];
-        let first = i == 0;
-        let last = i + 1 == self.toks.len();
-        let os = first && self.open_start;
-        let oe = last && self.open_end;
+        let (p, os, oe) = &self.toks[i];
         match (os, oe) {
             (false, false) => q == p,
             (false, true) => q.starts_with(p.as_str()),
@@ -172,6 +165,8 @@ mod tests {
         assert!(Pattern::parse("ein controller").unwrap().matches(&q));
         assert!(!Pattern::parse("ein controllers").unwrap().matches(&q));
         assert!(Pattern::parse("muss ein control*").unwrap().matches(&q));
+        assert!(Pattern::parse("welch* *management*").unwrap().matches(&q));
+        assert!(!Pattern::parse("welch* controller").unwrap().matches(&q));
     }
 
     #[test]
