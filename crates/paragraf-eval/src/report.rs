@@ -20,7 +20,7 @@ fn rate(r: &Rate) -> String {
 }
 
 fn ms(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), |v| format!("{v:.1}"))
+    x.map_or_else(|| "–".to_string(), crate::bench::fmt_num)
 }
 
 /// Escape text for SVG/XML.
@@ -216,7 +216,7 @@ impl EvalReport {
             let pipe: Vec<String> = l
                 .timings_p50_ms
                 .iter()
-                .map(|(k, v)| format!("{k} {v:.1}"))
+                .map(|(k, v)| format!("{k} {}", crate::bench::fmt_num(*v)))
                 .collect();
             let _ = writeln!(
                 s,
@@ -262,7 +262,13 @@ impl EvalReport {
                             .first_relevant_rank
                             .map_or_else(String::new, |k| format!(" (#{k})"));
                         let err = if r.error.is_some() { " error" } else { "" };
-                        format!("{mark} {}{rank}{err}", md_escape(top))
+                        // The assessment's primary norm when it differs from the top result.
+                        let primary = r
+                            .primary
+                            .as_deref()
+                            .filter(|p| Some(*p) != r.top.first().map(String::as_str))
+                            .map_or_else(String::new, |p| format!(" · primary {}", md_escape(p)));
+                        format!("{mark} {}{rank}{primary}{err}", md_escape(top))
                     });
                     let _ = write!(s, " {cell} |");
                 }

@@ -370,6 +370,7 @@ fn reports_render_and_round_trip() {
         "## Grounded answers",
         "| m-001 | DSGVO | Art. 37 DSGVO, § 38 BDSG | ✗ Art. 38 DSGVO (#2) | ✓ Art. 37 DSGVO (#1) |",
         "## Failures at stage `good` (0)",
+        "| m-002 | DSGVO | Art. 33 DSGVO | ✓ Art. 34 DSGVO · primary Art. 33 Abs. 1 DSGVO |",
     ] {
         assert!(md.contains(want), "missing {want:?} in\n{md}");
     }
