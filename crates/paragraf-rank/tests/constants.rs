@@ -1,0 +1,442 @@
+//! One pinning test per constant: each fails when the constant (or its
+//! effect in the ranking) changes. Values are literals from the seed.
+
+use paragraf_rank::constants as c;
+use paragraf_rank::testing::{chunk, dense};
+use paragraf_rank::{
+    analyze_query, assess, rank, Candidate, Lexicon, QueryAnalysis, RankParams, Stage,
+};
+use paragraf_types::{Chunk, ChunkId, Domain, Jurisdiction, SearchResult, SourceClass, SourceRole};
+
+fn q(text: &str) -> QueryAnalysis {
+    analyze_query(text, &[], Lexicon::builtin())
+}
+
+fn one(q: &QueryAnalysis, c: &Chunk, cos: f32) -> SearchResult {
+    rank(q, &[dense(c, cos)], &RankParams::default(), Stage::Full, 10).remove(0)
+}
+
+fn value(r: &SearchResult, name: &str) -> f64 {
+    r.explanation
+        .iter()
+        .filter(|t| t.name == name)
+        .map(|t| t.value)
+        .sum()
+}
+
+fn none(_: &ChunkId) -> Option<&'static Chunk> {
+    None
+}
+
+const DP: &[Domain] = &[Domain::DataProtection];
+
+#[test]
+fn pin_authority_coef() {
+    assert_eq!(c::AUTHORITY_COEF, 0.40);
+    let qa = QueryAnalysis::default();
+    for (class, expect) in [
+        (SourceClass::BindingLaw, 0.40),
+        (SourceClass::Recital, 0.28),
+        (SourceClass::OfficialGuidance, 0.24),
+        (SourceClass::ControlStandard, 0.20),
+        (SourceClass::Mapping, 0.12),
+        (SourceClass::Unknown, 0.0),
+    ] {
+        let ch = chunk("X", "Art. 1")
+            .class(class, SourceRole::Obligation)
+            .build();
+        assert!(
+            (value(&one(&qa, &ch, 0.5), "authorityCoef") - expect).abs() < 1e-12,
+            "{class}"
+        );
+    }
+}
+
+#[test]
+fn pin_jurisdiction_gain() {
+    assert_eq!(c::JURISDICTION_GAIN, 0.05);
+    let r = one(
+        &QueryAnalysis::default(),
+        &chunk("DSGVO", "Art. 1").build(),
+        0.5,
+    );
+    assert_eq!(value(&r, "jurisdictionGain"), 0.05);
+    let int = chunk("NIST SP 800-53", "AC-7")
+        .juris(Jurisdiction::Int)
+        .build();
+    let r = one(&QueryAnalysis::default(), &int, 0.5);
+    assert_eq!(value(&r, "jurisdictionGain"), 0.0);
+    assert_eq!(
+        value(&r, "foreignPenalty"),
+        0.0,
+        "INT standards are never foreign"
+    );
+}
+
+#[test]
+fn pin_foreign_penalty() {
+    assert_eq!(c::FOREIGN_PENALTY, 0.60);
+    let ch = chunk("revDSG", "Art. 22").juris(Jurisdiction::Ch).build();
+    assert_eq!(
+        value(&one(&QueryAnalysis::default(), &ch, 0.5), "foreignPenalty"),
+        -0.60
+    );
+    let uk = chunk("UK GDPR", "Art. 35").juris(Jurisdiction::Uk).build();
+    assert_eq!(
+        value(&one(&QueryAnalysis::default(), &uk, 0.5), "foreignPenalty"),
+        -0.60
+    );
+    assert_eq!(
+        value(&one(&q("Was gilt im UK?"), &uk, 0.5), "foreignPenalty"),
+        0.0
+    );
+}
+
+#[test]
+fn pin_unknown_penalty() {
+    assert_eq!(c::UNKNOWN_PENALTY, 0.08);
+    let u = chunk("Blog", "Post")
+        .class(SourceClass::Unknown, SourceRole::ImplementationGuidance)
+        .build();
+    assert_eq!(
+        value(&one(&QueryAnalysis::default(), &u, 0.5), "unknownPenalty"),
+        -0.08
+    );
+}
+
+#[test]
+fn pin_domain_match_gain() {
+    assert_eq!(c::DOMAIN_MATCH_GAIN, 0.15);
+    let ch = chunk("DSGVO", "Art. 37").domains(DP).build();
+    assert_eq!(
+        value(
+            &one(&q("Datenschutzbeauftragter"), &ch, 0.5),
+            "domainMatchGain"
+        ),
+        0.15
+    );
+}
+
+#[test]
+fn pin_off_domain_penalty() {
+    assert_eq!(c::OFF_DOMAIN_PENALTY, 0.10);
+    let ch = chunk("DSGVO", "Art. 33").domains(DP).build();
+    let qa = q("Meldepflicht für Sicherheitsvorfälle nach NIS2");
+    assert_eq!(value(&one(&qa, &ch, 0.5), "offDomainPenalty"), -0.10);
+    // not for non-binding sources
+    let g = chunk("ENISA", "X")
+        .class(SourceClass::OfficialGuidance, SourceRole::Interpretation)
+        .domains(DP)
+        .build();
+    assert_eq!(value(&one(&qa, &g, 0.5), "offDomainPenalty"), 0.0);
+}
+
+#[test]
+fn pin_scope_penalty() {
+    assert_eq!(c::SCOPE_PENALTY, 0.25);
+    let qa = q("Welche Rechte hat die betroffene Person?");
+    for (norm, expect) in [
+        ("§ 44", 0.0),
+        ("§ 45", -0.25),
+        ("§ 84", -0.25),
+        ("§ 85", 0.0),
+    ] {
+        let ch = chunk("BDSG", norm).domains(DP).build();
+        assert_eq!(value(&one(&qa, &ch, 0.5), "scopePenalty"), expect, "{norm}");
+    }
+}
+
+#[test]
+fn pin_topic_gain() {
+    assert_eq!(c::TOPIC_GAIN, 0.18);
+    let qa = q("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?");
+    assert_eq!(
+        value(
+            &one(&qa, &chunk("DSGVO", "Art. 37").build(), 0.5),
+            "topicGain"
+        ),
+        0.18
+    );
+    assert_eq!(
+        value(
+            &one(&qa, &chunk("DSGVO", "Art. 36").build(), 0.5),
+            "topicGain"
+        ),
+        0.0
+    );
+}
+
+#[test]
+fn pin_superseded_penalty() {
+    assert_eq!(c::SUPERSEDED_PENALTY, 0.50);
+    let old = chunk("BDSG 1990", "§ 4f")
+        .superseded("BDSG", None, "2018-05-25")
+        .build();
+    let r = one(&QueryAnalysis::default(), &old, 0.5);
+    assert_eq!(value(&r, "supersededPenalty"), -0.50);
+    assert_eq!(r.superseded_by.as_deref(), Some("BDSG"));
+}
+
+#[test]
+fn pin_intent_lift_gain() {
+    assert_eq!(c::INTENT_LIFT_GAIN, 0.10);
+    let law = chunk("DSGVO", "Art. 35").build();
+    let g = chunk("EDPB", "WP248")
+        .class(SourceClass::OfficialGuidance, SourceRole::Interpretation)
+        .juris(Jurisdiction::Eu)
+        .build();
+    let qa = q("Was sagt der EDPB?");
+    let r = rank(
+        &qa,
+        &[dense(&law, 0.8), dense(&g, 0.8)],
+        &RankParams::default(),
+        Stage::Full,
+        10,
+    );
+    assert_eq!(r[0].norm, "WP248");
+    assert!((r[0].score - r[1].score - 0.10).abs() < 1e-12);
+}
+
+#[test]
+fn pin_intent_lift_margin() {
+    assert_eq!(c::INTENT_LIFT_MARGIN, 0.05);
+    let law = chunk("DSGVO", "Art. 35").build();
+    let g = chunk("EDPB", "WP248")
+        .class(SourceClass::OfficialGuidance, SourceRole::Interpretation)
+        .juris(Jurisdiction::Eu)
+        .build();
+    let qa = q("Was sagt der EDPB?");
+    let lifted = |gs: f32| {
+        let r = rank(
+            &qa,
+            &[dense(&law, 0.75), dense(&g, gs)],
+            &RankParams::default(),
+            Stage::Full,
+            10,
+        );
+        r[0].norm == "WP248"
+    };
+    assert!(lifted(0.7001), "within 0.05");
+    assert!(!lifted(0.6999), "outside 0.05");
+}
+
+#[test]
+fn pin_control_pool_gain() {
+    assert_eq!(c::CONTROL_POOL_GAIN, 0.15);
+    let ch = chunk("NIST SP 800-53", "IA-5")
+        .class(SourceClass::ControlStandard, SourceRole::ControlStandard)
+        .juris(Jurisdiction::Int)
+        .build();
+    let qa = q("Welche Controls für Passwörter?");
+    assert_eq!(value(&one(&qa, &ch, 0.5), "controlPoolGain"), 0.15);
+    assert_eq!(
+        value(
+            &one(&q("Was gilt für Passwörter?"), &ch, 0.5),
+            "controlPoolGain"
+        ),
+        0.0,
+        "only under control intent"
+    );
+    let ob = chunk("DSGVO", "Art. 32").build();
+    assert_eq!(
+        value(&one(&qa, &ob, 0.5), "controlPoolGain"),
+        0.0,
+        "obligation is not in the pool"
+    );
+}
+
+#[test]
+fn pin_control_role_bonus() {
+    assert_eq!(c::CONTROL_ROLE_BONUS_OPERATIONAL_REQUIREMENT, 0.100);
+    assert_eq!(c::CONTROL_ROLE_BONUS_PROCEDURAL_REQUIREMENT, 0.075);
+    assert_eq!(c::CONTROL_ROLE_BONUS_CONTROL_STANDARD, 0.050);
+    assert_eq!(c::CONTROL_ROLE_BONUS_IMPLEMENTATION_GUIDANCE, 0.000);
+    let qa = q("Welche Controls für Passwörter?");
+    for (role, expect) in [
+        (SourceRole::OperationalRequirement, 0.100),
+        (SourceRole::ProceduralRequirement, 0.075),
+        (SourceRole::ControlStandard, 0.050),
+        (SourceRole::ImplementationGuidance, 0.000),
+    ] {
+        let ch = chunk("X", "1").role(role).build();
+        assert_eq!(
+            value(&one(&qa, &ch, 0.5), "controlRoleBonus"),
+            expect,
+            "{role}"
+        );
+    }
+}
+
+#[test]
+fn pin_assess_connected_cap() {
+    assert_eq!(c::ASSESS_CONNECTED_CAP, 12);
+    let refs: Vec<String> = (1..=30).map(|i| format!("Art. {i} CRA")).collect();
+    let r: Vec<&str> = refs.iter().map(String::as_str).collect();
+    let top = chunk("DSGVO", "Art. 99").refs(&r, &[]).build();
+    let res = rank(
+        &QueryAnalysis::default(),
+        &[dense(&top, 0.8)],
+        &RankParams::default(),
+        Stage::Full,
+        10,
+    );
+    let lookup = |_: &ChunkId| Some(&top);
+    assert_eq!(
+        assess(
+            &QueryAnalysis::default(),
+            &res,
+            &lookup,
+            &[],
+            &[],
+            &RankParams::default()
+        )
+        .connected_norms
+        .len(),
+        12
+    );
+}
+
+#[test]
+fn pin_assess_cross_regime_top_n() {
+    assert_eq!(c::ASSESS_CROSS_REGIME_TOP_N, 5);
+    let dp: Vec<Chunk> = (1..=6)
+        .map(|i| chunk("DSGVO", &format!("Art. {i}")).build())
+        .collect();
+    let cra = chunk("CRA", "Art. 13").build();
+    let run = |n_dp: usize| {
+        let mut c: Vec<Candidate<'_>> = dp[..n_dp].iter().map(|x| dense(x, 0.9)).collect();
+        c.push(dense(&cra, 0.1));
+        let qa = QueryAnalysis::default();
+        let r = rank(&qa, &c, &RankParams::default(), Stage::Full, 10);
+        assess(&qa, &r, &none, &[], &[], &RankParams::default()).cross_regime
+    };
+    assert!(run(4), "CRA at rank 5 counts");
+    assert!(!run(5), "CRA at rank 6 does not");
+}
+
+#[test]
+fn pin_assess_review_margin() {
+    assert_eq!(c::ASSESS_REVIEW_MARGIN, 0.05);
+    let a = chunk("DSGVO", "Art. 1").build();
+    let b = chunk("DSGVO", "Art. 2").build();
+    let flagged = |gap: f32| {
+        let qa = q("Datenschutz personenbezogener Daten");
+        let r = rank(
+            &qa,
+            &[dense(&a, 0.8), dense(&b, 0.8 - gap)],
+            &RankParams::default(),
+            Stage::Full,
+            10,
+        );
+        assess(&qa, &r, &none, &[], &[], &RankParams::default()).human_review_flag
+    };
+    assert!(flagged(0.049));
+    assert!(!flagged(0.051));
+}
+
+#[test]
+fn pin_abstain_semantic_floor() {
+    assert_eq!(c::ABSTAIN_SEMANTIC_FLOOR, 0.35);
+    let a = chunk("DSGVO", "Art. 37").build();
+    let qa = q("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?");
+    let gate = |cos: f32| {
+        let r = rank(
+            &qa,
+            &[dense(&a, cos)],
+            &RankParams::default(),
+            Stage::Full,
+            10,
+        );
+        paragraf_rank::relevance_gate(&qa, &r, &RankParams::default()).is_some()
+    };
+    assert!(gate(0.349));
+    assert!(!gate(0.351));
+}
+
+#[test]
+fn pin_fusion_defaults() {
+    assert_eq!(
+        (
+            c::DENSE_WEIGHT,
+            c::LEXICAL_WEIGHT,
+            c::SPARSE_WEIGHT,
+            c::DENSE_FLOOR,
+            c::DENSE_CEIL
+        ),
+        (0.55, 0.30, 0.15, 0.0, 1.0)
+    );
+    assert_eq!(
+        (
+            c::LEXICAL_NORM_FLOOR,
+            c::SPARSE_NORM_FLOOR,
+            c::EXACT_FLOOR,
+            c::RRF_K
+        ),
+        (10.0, 0.2, 0.75, 60.0)
+    );
+    let x = chunk("DSGVO", "Art. 1").build();
+    let y = chunk("DSGVO", "Art. 2").build();
+    let qa = QueryAnalysis::default();
+    let cands = [
+        Candidate {
+            chunk: &x,
+            dense: Some(0.8),
+            lexical: Some(20.0),
+            sparse: Some(0.1),
+            exact: false,
+        },
+        Candidate {
+            chunk: &y,
+            dense: Some(0.6),
+            lexical: Some(5.0),
+            sparse: None,
+            exact: true,
+        },
+    ];
+    let r = rank(&qa, &cands, &RankParams::default(), Stage::Fused, 10);
+    // x: (0.55·0.8 + 0.30·20/20 + 0.15·0.1/0.2) / 1.0
+    let rx = 0.55 * 0.8 + 0.30 + 0.15 * 0.5;
+    assert!((r.iter().find(|z| z.norm == "Art. 1").unwrap().raw_semantic - rx).abs() < 1e-6);
+    // y: 0.55·0.6 + 0.30·5/20 = 0.405 → exact floor 0.75
+    assert!((r.iter().find(|z| z.norm == "Art. 2").unwrap().raw_semantic - 0.75).abs() < 1e-6);
+    // the BM25 floor: a weak best match (5 < 10) is not inflated to 1
+    let weak = [Candidate {
+        chunk: &x,
+        dense: None,
+        lexical: Some(5.0),
+        sparse: None,
+        exact: false,
+    }];
+    let r = rank(&qa, &weak, &RankParams::default(), Stage::LexicalOnly, 10);
+    assert!((r[0].raw_semantic - 0.5).abs() < 1e-9);
+}
+
+#[test]
+fn rrf_fusion_is_scale_free() {
+    let x = chunk("DSGVO", "Art. 1").build();
+    let y = chunk("DSGVO", "Art. 2").build();
+    let p = RankParams::from_json_str(r#"{"fusionMethod":"rrf"}"#).unwrap();
+    let cands = [
+        Candidate {
+            chunk: &x,
+            dense: Some(0.9),
+            lexical: Some(30.0),
+            sparse: None,
+            exact: false,
+        },
+        Candidate {
+            chunk: &y,
+            dense: Some(0.8),
+            lexical: Some(1.0),
+            sparse: None,
+            exact: false,
+        },
+    ];
+    let r = rank(&QueryAnalysis::default(), &cands, &p, Stage::Fused, 10);
+    assert!(
+        (r[0].raw_semantic - 1.0).abs() < 1e-12,
+        "rank 1 in every channel = 1"
+    );
+    let expect = (0.55 / 62.0 + 0.30 / 62.0) / (0.85 / 61.0);
+    assert!((r[1].raw_semantic - expect).abs() < 1e-12);
+}
