@@ -1,0 +1,298 @@
+//! Prometheus metrics, written in the text exposition format (0.0.4) by hand:
+//! a few counters, gauges and fixed-bucket histograms need ~150 lines, while
+//! the `prometheus`/`metrics` crates would add a registry, global state and a
+//! dozen transitive dependencies for the same output.
+
+use paragraf_types::Timings;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Upper bounds (seconds) of the latency histogram buckets.
+const BUCKETS_S: [f64; 14] = [
+    0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+];
+
+#[derive(Debug, Clone, Default)]
+struct Histogram {
+    /// Per-bucket (non-cumulative) counts; the last slot is `+Inf`.
+    counts: [u64; BUCKETS_S.len() + 1],
+    sum: f64,
+    count: u64,
+}
+
+impl Histogram {
+    fn observe(&mut self, seconds: f64) {
+        let v = if seconds.is_finite() && seconds >= 0.0 {
+            seconds
+        } else {
+            0.0
+        };
+        let idx = BUCKETS_S
+            .iter()
+            .position(|b| v <= *b)
+            .unwrap_or(BUCKETS_S.len());
+        self.counts[idx] += 1;
+        self.sum += v;
+        self.count += 1;
+    }
+
+    fn write(&self, out: &mut String, name: &str, label: &str, value: &str) {
+        let mut cumulative = 0;
+        for (i, b) in BUCKETS_S.iter().enumerate() {
+            cumulative += self.counts[i];
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{{label}=\"{}\",le=\"{b}\"}} {cumulative}",
+                escape(value)
+            );
+        }
+        cumulative += self.counts[BUCKETS_S.len()];
+        let _ = writeln!(
+            out,
+            "{name}_bucket{{{label}=\"{}\",le=\"+Inf\"}} {cumulative}",
+            escape(value)
+        );
+        let _ = writeln!(
+            out,
+            "{name}_sum{{{label}=\"{}\"}} {}",
+            escape(value),
+            self.sum
+        );
+        let _ = writeln!(
+            out,
+            "{name}_count{{{label}=\"{}\"}} {}",
+            escape(value),
+            self.count
+        );
+    }
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    requests: BTreeMap<(String, String, u16), u64>,
+    http: BTreeMap<String, Histogram>,
+    stages: BTreeMap<String, Histogram>,
+    last_tokens_per_second: f64,
+}
+
+/// Process-wide metrics of one router.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    inner: Mutex<Inner>,
+    queue_depth: AtomicI64,
+    answers_in_progress: AtomicI64,
+    answers_rejected: AtomicU64,
+    generated_tokens: AtomicU64,
+    /// Generation time in microseconds (integer to stay atomic).
+    generation_micros: AtomicU64,
+    backend_panics: AtomicU64,
+    generations: AtomicU64,
+}
+
+impl Metrics {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves plain counters behind; keep going.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Count a finished request and its latency.
+    pub fn observe_request(&self, route: &str, method: &str, status: u16, seconds: f64) {
+        let mut g = self.lock();
+        *g.requests
+            .entry((route.to_string(), method.to_string(), status))
+            .or_insert(0) += 1;
+        g.http
+            .entry(route.to_string())
+            .or_default()
+            .observe(seconds);
+    }
+
+    /// Record the per-stage timings of a pipeline run (milliseconds).
+    pub fn observe_timings(&self, timings: &Timings) {
+        let mut g = self.lock();
+        for (stage, ms) in timings {
+            g.stages
+                .entry(stage.clone())
+                .or_default()
+                .observe(ms / 1000.0);
+        }
+    }
+
+    /// Record one finished generation.
+    pub fn observe_generation(&self, tokens: usize, seconds: f64) {
+        self.generations.fetch_add(1, Ordering::Relaxed);
+        self.generated_tokens
+            .fetch_add(tokens as u64, Ordering::Relaxed);
+        self.generation_micros
+            .fetch_add((seconds.max(0.0) * 1e6) as u64, Ordering::Relaxed);
+        if seconds > 0.0 && tokens > 0 {
+            self.lock().last_tokens_per_second = tokens as f64 / seconds;
+        }
+    }
+
+    /// Mean seconds per generation so far; `None` before the first one.
+    pub fn mean_generation_seconds(&self) -> Option<f64> {
+        let n = self.generations.load(Ordering::Relaxed);
+        (n > 0).then(|| self.generation_micros.load(Ordering::Relaxed) as f64 / 1e6 / n as f64)
+    }
+
+    /// Answers waiting in the queue changed by `delta`.
+    pub fn queue_depth_add(&self, delta: i64) {
+        self.queue_depth.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// Current number of waiting answers.
+    pub fn queue_depth(&self) -> i64 {
+        self.queue_depth.load(Ordering::Relaxed)
+    }
+
+    /// Generations running changed by `delta`.
+    pub fn in_progress_add(&self, delta: i64) {
+        self.answers_in_progress.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// One answer turned away with 503.
+    pub fn answer_rejected(&self) {
+        self.answers_rejected.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// One backend call panicked (and was caught).
+    pub fn backend_panic(&self) {
+        self.backend_panics.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Render everything in the Prometheus text format.
+    pub fn render(&self) -> String {
+        let g = self.lock();
+        let mut out = String::with_capacity(8 * 1024);
+        out.push_str(
+            "# HELP paragraf_http_requests_total HTTP requests by route, method and status.\n",
+        );
+        out.push_str("# TYPE paragraf_http_requests_total counter\n");
+        for ((route, method, status), n) in &g.requests {
+            let _ = writeln!(
+                out,
+                "paragraf_http_requests_total{{route=\"{}\",method=\"{}\",status=\"{status}\"}} {n}",
+                escape(route),
+                escape(method)
+            );
+        }
+        out.push_str(
+            "# HELP paragraf_http_request_duration_seconds Time to response headers by route.\n",
+        );
+        out.push_str("# TYPE paragraf_http_request_duration_seconds histogram\n");
+        for (route, h) in &g.http {
+            h.write(
+                &mut out,
+                "paragraf_http_request_duration_seconds",
+                "route",
+                route,
+            );
+        }
+        out.push_str(
+            "# HELP paragraf_stage_duration_seconds Pipeline stage durations from timings_ms.\n",
+        );
+        out.push_str("# TYPE paragraf_stage_duration_seconds histogram\n");
+        for (stage, h) in &g.stages {
+            h.write(&mut out, "paragraf_stage_duration_seconds", "stage", stage);
+        }
+        let gauges: [(&str, &str, &str, String); 7] = [
+            (
+                "paragraf_answer_queue_depth",
+                "gauge",
+                "Answers waiting for the generation worker.",
+                self.queue_depth.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "paragraf_answers_in_progress",
+                "gauge",
+                "Generations running.",
+                self.answers_in_progress.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "paragraf_answers_rejected_total",
+                "counter",
+                "Answers turned away with 503 because the queue was full.",
+                self.answers_rejected.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "paragraf_generated_tokens_total",
+                "counter",
+                "Tokens generated.",
+                self.generated_tokens.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "paragraf_generation_seconds_total",
+                "counter",
+                "Time spent generating.",
+                (self.generation_micros.load(Ordering::Relaxed) as f64 / 1e6).to_string(),
+            ),
+            (
+                "paragraf_tokens_per_second",
+                "gauge",
+                "Generation speed of the last answer.",
+                g.last_tokens_per_second.to_string(),
+            ),
+            (
+                "paragraf_backend_panics_total",
+                "counter",
+                "Backend calls that panicked and were caught.",
+                self.backend_panics.load(Ordering::Relaxed).to_string(),
+            ),
+        ];
+        for (name, kind, help, value) in gauges {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
+        }
+        out
+    }
+}
+
+/// Escape a label value (backslash, quote, newline).
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_is_cumulative_and_counts_inf() {
+        let m = Metrics::default();
+        m.observe_request("/v1/search", "POST", 200, 0.003);
+        m.observe_request("/v1/search", "POST", 200, 100.0);
+        let text = m.render();
+        assert!(text.contains(
+            "paragraf_http_request_duration_seconds_bucket{route=\"/v1/search\",le=\"0.005\"} 1"
+        ));
+        assert!(text.contains(
+            "paragraf_http_request_duration_seconds_bucket{route=\"/v1/search\",le=\"60\"} 1"
+        ));
+        assert!(text.contains(
+            "paragraf_http_request_duration_seconds_bucket{route=\"/v1/search\",le=\"+Inf\"} 2"
+        ));
+        assert!(text.contains(
+            "paragraf_http_requests_total{route=\"/v1/search\",method=\"POST\",status=\"200\"} 2"
+        ));
+    }
+
+    #[test]
+    fn labels_are_escaped() {
+        assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+    }
+
+    #[test]
+    fn tokens_per_second_from_generation() {
+        let m = Metrics::default();
+        m.observe_generation(50, 2.0);
+        assert!(m.render().contains("paragraf_tokens_per_second 25\n"));
+        assert!(m.render().contains("paragraf_generated_tokens_total 50\n"));
+    }
+}

@@ -1,0 +1,828 @@
+//! Router tests for every endpoint, without a socket (`tower::ServiceExt::oneshot`),
+//! against the in-memory test backend (`tests/common`).
+
+mod common;
+#[path = "common/schema.rs"]
+mod schema;
+
+use axum::body::{to_bytes, Body};
+use axum::http::{header, HeaderMap, Method, Request, StatusCode};
+use axum::Router;
+use common::{Gate, TestBackend, PANIC_QUERY};
+use paragraf_server::{router, Backend, Limits, ServerConfig, OPENAPI_JSON, ROUTES};
+use serde_json::{json, Value};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use tower::ServiceExt;
+
+const DPO: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+
+fn cfg() -> ServerConfig {
+    ServerConfig::default()
+}
+
+fn app_with(backend: TestBackend, cfg: &ServerConfig) -> (Router, Arc<TestBackend>) {
+    let b = Arc::new(backend);
+    (router(b.clone() as Arc<dyn Backend>, cfg), b)
+}
+
+fn app() -> Router {
+    app_with(TestBackend::load(), &cfg()).0
+}
+
+struct Resp {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Resp {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    fn error_field(&self) -> Option<String> {
+        self.json()["error"]["field"].as_str().map(str::to_string)
+    }
+    fn error_code(&self) -> String {
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+async fn send(app: &Router, req: Request<Body>) -> Resp {
+    let resp = app.clone().oneshot(req).await.expect("infallible");
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let body = to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .expect("body")
+        .to_vec();
+    Resp {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn post(uri: &str, body: impl Into<Body>) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .unwrap()
+}
+
+fn post_json(uri: &str, v: Value) -> Request<Body> {
+    post(uri, v.to_string())
+}
+
+fn get(uri: &str) -> Request<Body> {
+    Request::get(uri).body(Body::empty()).unwrap()
+}
+
+/// Parse an SSE body into (event, data) pairs; comments are skipped.
+fn sse(body: &str) -> Vec<(String, String)> {
+    body.split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .filter_map(|block| {
+            let mut event = "message".to_string();
+            let mut data = Vec::new();
+            for line in block.lines() {
+                if let Some(e) = line.strip_prefix("event:") {
+                    event = e.trim().to_string();
+                } else if let Some(d) = line.strip_prefix("data:") {
+                    data.push(d.strip_prefix(' ').unwrap_or(d).to_string());
+                }
+            }
+            (!data.is_empty()).then(|| (event, data.join("\n")))
+        })
+        .collect()
+}
+
+fn openapi() -> Value {
+    serde_json::from_str(OPENAPI_JSON).expect("openapi.json parses")
+}
+
+fn check_schema(name: &str, v: &Value) {
+    if let Err(e) = schema::validate_named(&openapi(), name, v) {
+        panic!("response does not match schema {name}: {e}\n{v:#}");
+    }
+}
+
+// ---------------------------------------------------------------- health
+
+#[tokio::test]
+async fn healthz_and_readyz() {
+    let (app, backend) = app_with(TestBackend::load(), &cfg());
+    let r = send(&app, get("/healthz")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    check_schema("Health", &r.json());
+    let r = send(&app, get("/readyz")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.json()["info"]["index"], "test-fixture");
+    check_schema("Ready", &r.json());
+    backend.ready.store(false, Ordering::SeqCst);
+    let r = send(&app, get("/readyz")).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.json()["status"], "loading");
+    assert!(r.headers.contains_key(header::RETRY_AFTER));
+}
+
+// ---------------------------------------------------------------- search
+
+#[tokio::test]
+async fn search_returns_the_contract_with_breakdown() {
+    let app = app();
+    let r = send(
+        &app,
+        post_json(
+            "/v1/search",
+            json!({"query": DPO, "top_k": 4, "explain": true}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let v = r.json();
+    check_schema("SearchResponse", &v);
+    assert_eq!(v["assessment"]["primary_norm"], "Art. 37 DSGVO");
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 4);
+    for (i, res) in results.iter().enumerate() {
+        assert_eq!(res["rank"], i + 1);
+        assert!(!res["explanation"].as_array().unwrap().is_empty());
+    }
+    let scores: Vec<f64> = results
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "sorted: {scores:?}"
+    );
+    assert!(v["timings_ms"]["total"].is_number());
+    assert!(r.headers.contains_key("x-request-id"));
+}
+
+#[tokio::test]
+async fn search_without_explain_drops_breakdown() {
+    let r = send(&app(), post_json("/v1/search", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.json()["results"][0]["explanation"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn bad_input_is_4xx_json_naming_the_field() {
+    let app = app();
+    // malformed JSON
+    let r = send(&app, post("/v1/search", r#"{"query": "x""#)).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.error_code(), "malformed_json");
+    // wrong type
+    let r = send(
+        &app,
+        post_json("/v1/search", json!({"query": DPO, "top_k": "fünf"})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("top_k"));
+    let r = send(&app, post_json("/v1/search", json!({"query": 17}))).await;
+    assert_eq!(r.error_field().as_deref(), Some("query"));
+    // unknown field
+    let r = send(
+        &app,
+        post_json("/v1/search", json!({"query": DPO, "topk": 3})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("topk"));
+    // missing field
+    let r = send(&app, post_json("/v1/answer", json!({"top_k": 3}))).await;
+    assert_eq!(r.error_field().as_deref(), Some("query"));
+    // nested wrong enum value
+    let r = send(
+        &app,
+        post_json(
+            "/v1/search",
+            json!({"query": DPO, "filters": {"jurisdictions": ["MARS"]}}),
+        ),
+    )
+    .await;
+    assert_eq!(r.error_field().as_deref(), Some("filters.jurisdictions[0]"));
+    // no JSON content type
+    let req = Request::post("/v1/search")
+        .body(Body::from(json!({"query": DPO}).to_string()))
+        .unwrap();
+    let r = send(&app, req).await;
+    assert_eq!(r.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // blank query
+    let r = send(&app, post_json("/v1/search", json!({"query": "   "}))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("query"));
+    check_schema("ErrorBody", &r.json());
+}
+
+#[tokio::test]
+async fn limits_are_enforced() {
+    let mut c = cfg();
+    c.limits = Limits {
+        max_body_bytes: 2_000,
+        max_query_chars: 100,
+        max_top_k: 10,
+        max_tokens: 64,
+        ..Limits::default()
+    };
+    let (app, _) = app_with(TestBackend::load(), &c);
+    // body over the limit
+    let big = json!({"query": "x".repeat(3_000)});
+    let r = send(&app, post_json("/v1/search", big)).await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", r.text());
+    assert_eq!(r.error_field().as_deref(), Some("body"));
+    // question too long (in characters: 101 umlauts are 202 bytes, under the body limit)
+    let r = send(
+        &app,
+        post_json("/v1/search", json!({"query": "ä".repeat(101)})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("query"));
+    let r = send(
+        &app,
+        post_json("/v1/search", json!({"query": "ä".repeat(100)})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    // top_k
+    let r = send(
+        &app,
+        post_json("/v1/search", json!({"query": DPO, "top_k": 11})),
+    )
+    .await;
+    assert_eq!(r.error_field().as_deref(), Some("top_k"));
+    let r = send(
+        &app,
+        post_json("/v1/search", json!({"query": DPO, "top_k": 0})),
+    )
+    .await;
+    assert_eq!(r.error_field().as_deref(), Some("top_k"));
+    // max tokens
+    let r = send(
+        &app,
+        post_json("/v1/answer", json!({"query": DPO, "max_tokens": 65})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("max_tokens"));
+    let r = send(
+        &app,
+        post_json(
+            "/v1/chat/completions",
+            json!({"messages": [{"role": "user", "content": DPO}], "max_tokens": 1000}),
+        ),
+    )
+    .await;
+    assert_eq!(r.error_field().as_deref(), Some("max_tokens"));
+}
+
+#[tokio::test]
+async fn search_timeout_is_504() {
+    let mut c = cfg();
+    c.limits.request_timeout = Duration::from_millis(50);
+    let mut b = TestBackend::load();
+    b.search_delay = Duration::from_millis(400);
+    let (app, _) = app_with(b, &c);
+    let r = send(&app, post_json("/v1/search", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::GATEWAY_TIMEOUT);
+    assert_eq!(r.error_code(), "timeout");
+}
+
+#[tokio::test]
+async fn panicking_backend_is_a_bare_500_and_the_server_lives_on() {
+    let app = app();
+    let r = send(&app, post_json("/v1/search", json!({"query": PANIC_QUERY}))).await;
+    assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(r.error_code(), "internal");
+    assert!(!r.text().contains("panic"), "no internals: {}", r.text());
+    let r = send(&app, get(&format!("/v1/norms/{PANIC_QUERY}"))).await;
+    assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR);
+    // the answer worker survives a panic, too
+    let r = send(&app, post_json("/v1/answer", json!({"query": PANIC_QUERY}))).await;
+    let ev = sse(&r.text());
+    assert_eq!(ev.last().unwrap().0, "error");
+    assert!(ev.last().unwrap().1.contains("internal"));
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&r.text()).last().unwrap().0, "final");
+    let r = send(&app, get("/metrics")).await;
+    assert!(
+        r.text().contains("paragraf_backend_panics_total 3"),
+        "{}",
+        r.text()
+    );
+}
+
+// ---------------------------------------------------------------- answer
+
+#[tokio::test]
+async fn answer_streams_tokens_then_the_gated_final() {
+    let r = send(
+        &app(),
+        post_json("/v1/answer", json!({"query": DPO, "top_k": 5})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let events = sse(&r.text());
+    let (last, rest) = events.split_last().unwrap();
+    assert_eq!(last.0, "final");
+    assert!(rest.len() > 10, "streamed word by word");
+    let mut raw = String::new();
+    for (name, data) in rest {
+        assert_eq!(name, "token");
+        let tok: Value = serde_json::from_str(data).unwrap();
+        check_schema("TokenEvent", &tok);
+        raw.push_str(tok["text"].as_str().unwrap());
+    }
+    assert!(
+        raw.contains("Art. 83 DSGVO"),
+        "raw model output keeps the bad citation"
+    );
+    let fin: Value = serde_json::from_str(&last.1).unwrap();
+    check_schema("SearchResponse", &fin);
+    let answer = &fin["answer"];
+    let cites: Vec<&str> = answer["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(cites, ["Art. 37 DSGVO", "§ 38 BDSG"]);
+    assert_eq!(answer["removed_citations"][0]["text"], "Art. 83 DSGVO");
+    assert!(!answer["text"].as_str().unwrap().contains("Art. 83"));
+    assert_eq!(fin["assessment"]["primary_norm"], "Art. 37 DSGVO");
+}
+
+#[tokio::test]
+async fn answer_as_json_when_asked() {
+    let mut req = post_json("/v1/answer", json!({"query": DPO}));
+    req.headers_mut()
+        .insert(header::ACCEPT, "application/json".parse().unwrap());
+    let r = send(&app(), req).await;
+    assert_eq!(r.status, StatusCode::OK);
+    check_schema("SearchResponse", &r.json());
+    assert_eq!(r.json()["answer"]["model"], "test-model");
+}
+
+#[tokio::test]
+async fn backend_rejection_during_answer_is_an_error_event() {
+    let r = send(
+        &app(),
+        post_json("/v1/answer", json!({"query": DPO, "model": "gpt-9"})),
+    )
+    .await;
+    let events = sse(&r.text());
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].0, "error");
+    let body: Value = serde_json::from_str(&events[0].1).unwrap();
+    check_schema("ErrorBody", &body);
+    assert_eq!(body["error"]["field"], "model");
+}
+
+#[tokio::test]
+async fn full_queue_is_503_with_retry_after_and_searches_still_run() {
+    let mut c = cfg();
+    c.limits.answer_queue_capacity = 1;
+    let gate = Arc::new(Gate::default());
+    let mut b = TestBackend::load();
+    b.gate = Some(gate.clone());
+    let (app, _) = app_with(b, &c);
+    // 1st: running (blocked at the gate); keep the response body unread.
+    let first = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    gate.wait_arrived(1);
+    // 2nd: waits in the queue.
+    let second = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    assert_eq!(second.status(), StatusCode::OK);
+    // 3rd: rejected.
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.error_code(), "queue_full");
+    let retry: u64 = r.headers[header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry >= 1);
+    let r = send(
+        &app,
+        post_json(
+            "/v1/chat/completions",
+            json!({"messages": [{"role": "user", "content": DPO}]}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    // searches are not queued behind the generation
+    let r = send(&app, post_json("/v1/search", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let m = send(&app, get("/metrics")).await.text();
+    assert!(m.contains("paragraf_answer_queue_depth 1\n"), "{m}");
+    assert!(m.contains("paragraf_answers_in_progress 1\n"), "{m}");
+    assert!(m.contains("paragraf_answers_rejected_total 2\n"), "{m}");
+    gate.open();
+    for resp in [first, second] {
+        let body = to_bytes(resp.into_body(), usize::MAX).await.unwrap();
+        let ev = sse(&String::from_utf8_lossy(&body));
+        assert_eq!(ev.last().unwrap().0, "final");
+    }
+    let m = send(&app, get("/metrics")).await.text();
+    assert!(m.contains("paragraf_answer_queue_depth 0\n"), "{m}");
+    assert!(m.contains("paragraf_generated_tokens_total"), "{m}");
+}
+
+#[tokio::test]
+async fn answer_deadline_ends_the_stream_with_a_timeout_event() {
+    let mut c = cfg();
+    c.limits.answer_timeout = Duration::from_millis(150);
+    let mut b = TestBackend::load();
+    b.token_delay = Duration::from_millis(20);
+    let (app, _) = app_with(b, &c);
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    let ev = sse(&r.text());
+    let last = ev.last().unwrap();
+    assert_eq!(last.0, "error");
+    assert!(last.1.contains("timeout"), "{}", last.1);
+    assert!(ev.iter().any(|(n, _)| n == "token"));
+}
+
+// ---------------------------------------------------------------- norms
+
+#[tokio::test]
+async fn norms_by_chunk_id_and_norm_ref() {
+    let app = app();
+    for uri in [
+        "/v1/norms/DSGVO/Art.37/Abs.1",
+        "/v1/norms/DSGVO%2FArt.37%2FAbs.1",
+        "/v1/norms/Art.%2037%20DSGVO",
+    ] {
+        let r = send(&app, get(uri)).await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.text());
+        let v = r.json();
+        check_schema("NormView", &v);
+        assert_eq!(v["norm_ref"], "Art. 37 DSGVO");
+        assert_eq!(v["chunks"].as_array().unwrap().len(), 2);
+        assert_eq!(v["language_variants"][0]["lang"], "en");
+        assert!(v["references_in"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("§ 38 BDSG")));
+    }
+    let r = send(&app, get("/v1/norms/BDSG-alt/%C2%A74f")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(r.json()["metadata"]["superseded_by"], "BDSG");
+    let r = send(&app, get("/v1/norms/Art.%20999%20DSGVO")).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert_eq!(r.error_field().as_deref(), Some("id"));
+    check_schema("ErrorBody", &r.json());
+}
+
+// ---------------------------------------------------------------- OpenAI
+
+#[tokio::test]
+async fn chat_completions_non_streaming() {
+    let r = send(
+        &app(),
+        post_json(
+            "/v1/chat/completions",
+            json!({"model": "paragraf", "temperature": 0.3, "messages": [
+                {"role": "system", "content": "Antworte knapp."},
+                {"role": "user", "content": DPO}
+            ]}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let v = r.json();
+    check_schema("ChatCompletion", &v);
+    let content = v["choices"][0]["message"]["content"].as_str().unwrap();
+    assert!(
+        content.contains("Quellen:\n- Art. 37 DSGVO\n- § 38 BDSG"),
+        "{content}"
+    );
+    assert_eq!(v["paragraf"]["citations"][0], "Art. 37 DSGVO");
+    assert_eq!(v["paragraf"]["assessment"]["primary_norm"], "Art. 37 DSGVO");
+    assert!(v["usage"]["completion_tokens"].as_u64().unwrap() > 0);
+}
+
+#[tokio::test]
+async fn chat_completions_streaming_in_openai_format() {
+    let r = send(
+        &app(),
+        post_json(
+            "/v1/chat/completions",
+            json!({"stream": true, "messages": [{"role": "user", "content": [{"type": "text", "text": DPO}]}]}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let events = sse(&r.text());
+    assert_eq!(events.last().unwrap().1, "[DONE]");
+    let chunks: Vec<Value> = events[..events.len() - 1]
+        .iter()
+        .map(|(name, d)| {
+            assert_eq!(name, "message", "OpenAI streams use unnamed events");
+            serde_json::from_str(d).unwrap()
+        })
+        .collect();
+    for c in &chunks {
+        check_schema("ChatCompletionChunk", c);
+    }
+    assert_eq!(chunks[0]["choices"][0]["delta"]["role"], "assistant");
+    let text: String = chunks
+        .iter()
+        .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert!(text.starts_with("Ein Unternehmen muss"), "{text}");
+    assert!(text.contains("Quellen:"), "{text}");
+    let last = chunks.last().unwrap();
+    assert_eq!(last["choices"][0]["finish_reason"], "stop");
+    assert_eq!(last["paragraf"]["citations"][1], "§ 38 BDSG");
+    let ids: std::collections::BTreeSet<&str> =
+        chunks.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 1, "one completion id per stream");
+}
+
+#[tokio::test]
+async fn chat_completions_without_user_message_is_422() {
+    let r = send(
+        &app(),
+        post_json(
+            "/v1/chat/completions",
+            json!({"messages": [{"role": "system", "content": "x"}]}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("messages"));
+    let r = send(
+        &app(),
+        post_json("/v1/chat/completions", json!({"messages": "hi"})),
+    )
+    .await;
+    assert_eq!(r.error_field().as_deref(), Some("messages"));
+}
+
+#[tokio::test]
+async fn models_list() {
+    let r = send(&app(), get("/v1/models")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    check_schema("ModelList", &r.json());
+}
+
+// ---------------------------------------------------------------- auth, CORS, ids
+
+#[tokio::test]
+async fn bearer_auth_guards_v1_only() {
+    let mut c = cfg();
+    c.api_key = Some("s3cret".into());
+    let (app, _) = app_with(TestBackend::load(), &c);
+    let r = send(&app, post_json("/v1/search", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers[header::WWW_AUTHENTICATE], "Bearer");
+    assert_eq!(r.error_code(), "unauthorized");
+    let mut req = post_json("/v1/search", json!({"query": DPO}));
+    req.headers_mut()
+        .insert(header::AUTHORIZATION, "Bearer wrong!".parse().unwrap());
+    assert_eq!(send(&app, req).await.status, StatusCode::UNAUTHORIZED);
+    let mut req = post_json("/v1/search", json!({"query": DPO}));
+    req.headers_mut()
+        .insert(header::AUTHORIZATION, "Bearer s3cret".parse().unwrap());
+    assert_eq!(send(&app, req).await.status, StatusCode::OK);
+    assert_eq!(
+        send(&app, get("/v1/norms/Art.%2037%20DSGVO")).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    for open in ["/healthz", "/readyz", "/metrics", "/openapi.json", "/"] {
+        assert_eq!(send(&app, get(open)).await.status, StatusCode::OK, "{open}");
+    }
+}
+
+#[tokio::test]
+async fn cors_off_by_default_on_when_configured() {
+    let preflight = || {
+        Request::builder()
+            .method(Method::OPTIONS)
+            .uri("/v1/search")
+            .header(header::ORIGIN, "https://example.org")
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let r = send(&app(), preflight()).await;
+    assert!(!r.headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN));
+    let mut c = cfg();
+    c.cors = true;
+    let (app, _) = app_with(TestBackend::load(), &c);
+    let r = send(&app, preflight()).await;
+    assert_eq!(r.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+}
+
+#[tokio::test]
+async fn request_id_is_generated_or_echoed() {
+    let app = app();
+    let r = send(&app, get("/healthz")).await;
+    let id = r.headers["x-request-id"].to_str().unwrap().to_string();
+    assert!(!id.is_empty());
+    let r2 = send(&app, get("/healthz")).await;
+    assert_ne!(r2.headers["x-request-id"].to_str().unwrap(), id);
+    let req = Request::get("/healthz")
+        .header("x-request-id", "abc-123")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(send(&app, req).await.headers["x-request-id"], "abc-123");
+}
+
+#[tokio::test]
+async fn unknown_route_and_method_are_json_errors() {
+    let app = app();
+    let r = send(&app, get("/v2/nothing")).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    check_schema("ErrorBody", &r.json());
+    let r = send(&app, get("/v1/search")).await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(r.error_code(), "method_not_allowed");
+}
+
+// ---------------------------------------------------------------- metrics
+
+#[tokio::test]
+async fn metrics_count_routes_stages_and_generation() {
+    let app = app();
+    send(&app, post_json("/v1/search", json!({"query": DPO}))).await;
+    send(&app, post_json("/v1/search", json!({"query": ""}))).await;
+    send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    send(&app, get("/v1/norms/Art.%2037%20DSGVO")).await;
+    let r = send(&app, get("/metrics")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain; version=0.0.4"));
+    let m = r.text();
+    for needle in [
+        "paragraf_http_requests_total{route=\"/v1/search\",method=\"POST\",status=\"200\"} 1",
+        "paragraf_http_requests_total{route=\"/v1/search\",method=\"POST\",status=\"422\"} 1",
+        "paragraf_http_requests_total{route=\"/v1/norms/{id}\",method=\"GET\",status=\"200\"} 1",
+        "paragraf_http_request_duration_seconds_count{route=\"/v1/answer\"} 1",
+        "paragraf_stage_duration_seconds_count{stage=\"rank\"} 2",
+        "paragraf_stage_duration_seconds_count{stage=\"generate\"} 1",
+        "# TYPE paragraf_answer_queue_depth gauge",
+        "# TYPE paragraf_tokens_per_second gauge",
+    ] {
+        assert!(m.contains(needle), "missing `{needle}` in\n{m}");
+    }
+    // Every sample line is `name{labels} value` or `name value` with a numeric value.
+    for line in m.lines().filter(|l| !l.starts_with('#')) {
+        let value = line.rsplit(' ').next().unwrap();
+        assert!(value.parse::<f64>().is_ok(), "bad sample line {line}");
+    }
+}
+
+// ---------------------------------------------------------------- web page
+
+#[tokio::test]
+async fn web_page_and_assets_are_embedded() {
+    let app = app();
+    let r = send(&app, get("/")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(r.headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap()
+        .contains("default-src 'self'"));
+    let html = r.text();
+    assert!(html.contains("lang=\"de\""));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no CDN"
+    );
+    for asset in ["/assets/app.js", "/assets/style.css"] {
+        assert!(html.contains(asset));
+        let r = send(&app, get(asset)).await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert!(r.body.len() > 500, "{asset} is real");
+    }
+    assert_eq!(
+        send(&app, get("/assets/x.js")).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+// ---------------------------------------------------------------- OpenAPI
+
+#[tokio::test]
+async fn openapi_documents_every_route_and_nothing_else() {
+    let doc = openapi();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    for (method, path) in ROUTES {
+        let op = &paths
+            .get(*path)
+            .unwrap_or_else(|| panic!("{path} undocumented"))[method.to_lowercase()];
+        assert!(op.is_object(), "{method} {path} undocumented");
+        assert!(op["responses"].is_object());
+    }
+    for (path, item) in paths {
+        for method in item.as_object().unwrap().keys() {
+            assert!(
+                ROUTES
+                    .iter()
+                    .any(|(m, p)| p == path && m.eq_ignore_ascii_case(method)),
+                "documented {method} {path} is not served"
+            );
+        }
+    }
+    // every documented route answers (not the 404 fallback)
+    let app = app();
+    for (method, path) in ROUTES {
+        let uri = path
+            .replace("{id}", "Art.%2037%20DSGVO")
+            .replace("{file}", "app.js");
+        let req = if *method == "POST" {
+            post(&uri, "{}")
+        } else {
+            get(&uri)
+        };
+        let r = send(&app, req).await;
+        assert!(
+            r.status != StatusCode::NOT_FOUND && r.status != StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {path} -> {}",
+            r.status
+        );
+    }
+    // every $ref resolves, every example validates
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    let mut examples = 0;
+    for (name, s) in schemas {
+        for ex in s["examples"].as_array().into_iter().flatten() {
+            schema::validate_named(&doc, name, ex)
+                .unwrap_or_else(|e| panic!("example of {name}: {e}"));
+            examples += 1;
+        }
+    }
+    assert!(examples >= 8);
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    out.push(r.clone());
+                }
+                m.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    refs(&doc, &mut all);
+    for r in all {
+        let p = r.trim_start_matches('#');
+        assert!(doc.pointer(p).is_some(), "dangling {r}");
+    }
+    // served verbatim
+    let r = send(&app, get("/openapi.json")).await;
+    assert_eq!(r.json(), doc);
+}
+
+#[tokio::test]
+async fn schema_checker_rejects_wrong_shapes() {
+    // The checker itself must be able to fail, or the schema tests prove nothing.
+    let doc = openapi();
+    let bad = json!({"query": "x", "results": [], "assessment": {}, "timings_ms": {}});
+    assert!(schema::validate_named(&doc, "SearchResponse", &bad).is_err());
+    let bad = json!({"error": {"code": "x", "message": "y", "field": null, "extra": 1}});
+    assert!(schema::validate_named(&doc, "ErrorBody", &bad).is_err());
+    let bad = json!({"query": "x", "top_k": "3"});
+    assert!(schema::validate_named(&doc, "SearchRequest", &bad).is_err());
+}

@@ -1,0 +1,530 @@
+//! In-memory test double of the engine for the server tests, the browser test
+//! and `examples/demo_server.rs`: a handful of hand-written chunks
+//! (`tests/fixtures/norms.json`), a small lexical scorer with an authority
+//! term and penalties, citation gating against the retrieved norms, and a
+//! scripted answer text streamed word by word. Test hooks: block answers on a
+//! gate, panic on a marker query, toggle readiness.
+#![allow(dead_code)]
+
+use paragraf_server::{
+    AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, NormMetadata, NormView,
+    SearchRequest,
+};
+use paragraf_types::{
+    Answer, Assessment, ChunkId, ControlMapping, EvidenceItem, Jurisdiction, Lang, NormRef,
+    RemovedCitation, ScoreTerm, SearchResponse, SearchResult, SourceClass, SourceRole, Status,
+};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Path of the fixture file.
+pub const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/norms.json");
+
+/// Query that makes every backend call panic (to test panic isolation).
+pub const PANIC_QUERY: &str = "__panic__";
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct FixtureChunk {
+    pub id: ChunkId,
+    pub regulation: String,
+    pub norm: String,
+    pub citation: String,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    pub text: String,
+    pub lang: Lang,
+    pub jurisdiction: Jurisdiction,
+    pub source_class: SourceClass,
+    pub source_role: SourceRole,
+    pub status: Status,
+    pub valid_from: Option<String>,
+    pub valid_to: Option<String>,
+    pub superseded_by: Option<String>,
+    pub references_out: Vec<NormRef>,
+    pub references_in: Vec<NormRef>,
+}
+
+impl FixtureChunk {
+    fn norm_ref(&self) -> NormRef {
+        NormRef::new(&self.norm, &self.regulation)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ScriptedAnswer {
+    pub primary: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Fixture {
+    pub chunks: Vec<FixtureChunk>,
+    pub controls: Vec<ControlMapping>,
+    pub evidence: Vec<EvidenceItem>,
+    pub answers: Vec<ScriptedAnswer>,
+}
+
+/// A gate that blocks answers until opened; counts answers that reached it.
+#[derive(Default)]
+pub struct Gate {
+    open: Mutex<bool>,
+    cv: Condvar,
+    pub arrived: AtomicUsize,
+}
+
+impl Gate {
+    pub fn open(&self) {
+        *self.open.lock().unwrap() = true;
+        self.cv.notify_all();
+    }
+    fn wait(&self) {
+        self.arrived.fetch_add(1, Ordering::SeqCst);
+        let mut g = self.open.lock().unwrap();
+        while !*g {
+            g = self.cv.wait(g).unwrap();
+        }
+    }
+    /// Wait until `n` answers reached the gate (max 5 s).
+    pub fn wait_arrived(&self, n: usize) {
+        let t = Instant::now();
+        while self.arrived.load(Ordering::SeqCst) < n && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+pub struct TestBackend {
+    pub fixture: Fixture,
+    /// Pause between streamed words.
+    pub token_delay: Duration,
+    pub ready: AtomicBool,
+    pub gate: Option<std::sync::Arc<Gate>>,
+    /// Delay inside `search`, to test timeouts.
+    pub search_delay: Duration,
+}
+
+/// Weight of the lexical score in the final score.
+const LEXICAL_WEIGHT: f64 = 0.7;
+/// Weight of the source-class authority in the final score.
+const AUTHORITY_COEF: f64 = 0.3;
+/// Weight of query terms found in the title.
+const TITLE_WEIGHT: f64 = 0.1;
+/// Penalty of a superseded source.
+const SUPERSEDED_PENALTY: f64 = -0.25;
+/// Penalty of a non-binding source (recital) when binding law exists.
+const NON_BINDING_PENALTY: f64 = -0.05;
+/// Margin under which a human should review the result.
+const REVIEW_MARGIN: f64 = 0.05;
+
+impl TestBackend {
+    pub fn load() -> Self {
+        let text = std::fs::read_to_string(FIXTURE).expect("fixture readable");
+        let fixture: Fixture = serde_json::from_str(&text).expect("fixture parses");
+        TestBackend {
+            fixture,
+            token_delay: Duration::ZERO,
+            ready: AtomicBool::new(true),
+            gate: None,
+            search_delay: Duration::ZERO,
+        }
+    }
+
+    fn terms(s: &str) -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 4)
+            .map(|w| w.to_lowercase().chars().take(5).collect())
+            .collect()
+    }
+
+    fn run_search(&self, query: &str, top_k: usize) -> Result<SearchResponse, BackendError> {
+        let t0 = Instant::now();
+        if query.contains(PANIC_QUERY) {
+            panic!("test backend panics on request");
+        }
+        if !self.search_delay.is_zero() {
+            std::thread::sleep(self.search_delay);
+        }
+        let qterms: BTreeSet<String> = Self::terms(query).into_iter().collect();
+        let analyze = t0.elapsed();
+        let mut scored: Vec<(f64, f64, Vec<ScoreTerm>, &FixtureChunk)> = Vec::new();
+        for c in &self.fixture.chunks {
+            let cterms: BTreeSet<String> = Self::terms(&format!("{} {}", c.title, c.text))
+                .into_iter()
+                .collect();
+            let hits = qterms.intersection(&cterms).count();
+            if hits == 0 || qterms.is_empty() {
+                continue;
+            }
+            let raw = hits as f64 / qterms.len() as f64;
+            let authority = f64::from(c.source_class.weight()) / 100.0;
+            let mut expl = vec![
+                ScoreTerm {
+                    name: "rawSemantic".into(),
+                    constant: raw,
+                    value: LEXICAL_WEIGHT * raw,
+                    reason: format!("{hits} von {} Suchbegriffen im Text", qterms.len()),
+                },
+                ScoreTerm {
+                    name: "authorityCoef".into(),
+                    constant: AUTHORITY_COEF,
+                    value: AUTHORITY_COEF * authority,
+                    reason: format!("Quellenklasse {}", c.source_class),
+                },
+            ];
+            let tterms: BTreeSet<String> = Self::terms(&c.title).into_iter().collect();
+            let title_hits = qterms.intersection(&tterms).count();
+            if title_hits > 0 {
+                let frac = title_hits as f64 / qterms.len() as f64;
+                expl.push(ScoreTerm {
+                    name: "titleMatch".into(),
+                    constant: TITLE_WEIGHT,
+                    value: TITLE_WEIGHT * frac,
+                    reason: format!("{title_hits} Suchbegriffe im Titel"),
+                });
+            }
+            if c.status == Status::Superseded {
+                expl.push(ScoreTerm {
+                    name: "supersededPenalty".into(),
+                    constant: SUPERSEDED_PENALTY,
+                    value: SUPERSEDED_PENALTY,
+                    reason: format!(
+                        "außer Kraft, ersetzt durch {}",
+                        c.superseded_by.as_deref().unwrap_or("?")
+                    ),
+                });
+            }
+            if !c.source_class.is_binding() {
+                expl.push(ScoreTerm {
+                    name: "nonBindingPenalty".into(),
+                    constant: NON_BINDING_PENALTY,
+                    value: NON_BINDING_PENALTY,
+                    reason: "kein verbindliches Recht".into(),
+                });
+            }
+            let score: f64 = expl.iter().map(|t| t.value).sum();
+            scored.push((score, raw, expl, c));
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.3.id.cmp(&b.3.id)));
+        scored.truncate(top_k);
+        let results: Vec<SearchResult> = scored
+            .iter()
+            .enumerate()
+            .map(|(i, (score, raw, expl, c))| SearchResult {
+                rank: i + 1,
+                chunk_id: c.id.clone(),
+                regulation: c.regulation.clone(),
+                norm: c.norm.clone(),
+                citation: c.citation.clone(),
+                title: c.title.clone(),
+                score: *score,
+                raw_semantic: *raw,
+                source_class: c.source_class,
+                source_role: c.source_role,
+                jurisdiction: c.jurisdiction,
+                status: c.status,
+                lang: c.lang,
+                superseded_by: c.superseded_by.clone(),
+                explanation: expl.clone(),
+                framework: None,
+                text: c.text.clone(),
+            })
+            .collect();
+        let rank = t0.elapsed();
+        let assessment = self.assess(&scored.iter().map(|s| (s.0, s.3)).collect::<Vec<_>>());
+        let mut timings = paragraf_types::Timings::new();
+        timings.insert("analyze".into(), analyze.as_secs_f64() * 1000.0);
+        timings.insert("rank".into(), (rank - analyze).as_secs_f64() * 1000.0);
+        timings.insert(
+            "assess".into(),
+            (t0.elapsed() - rank).as_secs_f64() * 1000.0,
+        );
+        timings.insert("total".into(), t0.elapsed().as_secs_f64() * 1000.0);
+        Ok(SearchResponse {
+            query: query.to_string(),
+            results,
+            assessment,
+            answer: None,
+            timings_ms: timings,
+        })
+    }
+
+    fn assess(&self, ranked: &[(f64, &FixtureChunk)]) -> Assessment {
+        let Some((top_score, top)) = ranked.first() else {
+            return Assessment {
+                human_review_flag: true,
+                human_review_reasons: vec!["keine Treffer".into()],
+                score_reasoning: "keine passende Norm gefunden".into(),
+                ..Assessment::default()
+            };
+        };
+        let primary = top.norm_ref();
+        // Margin to the best result of a different norm.
+        let runner_up = ranked
+            .iter()
+            .find(|(_, c)| c.norm_ref() != primary)
+            .map(|(s, _)| *s);
+        let margin = runner_up.map(|s| top_score - s).unwrap_or(*top_score);
+        let mut connected: BTreeSet<NormRef> = top.references_out.iter().cloned().collect();
+        connected.extend(top.references_in.iter().cloned());
+        for (_, c) in ranked.iter().skip(1) {
+            if c.norm_ref() != primary && c.source_class.is_binding() {
+                connected.insert(c.norm_ref());
+            }
+        }
+        connected.remove(&primary);
+        let regulations: BTreeSet<&str> = ranked
+            .iter()
+            .filter(|(_, c)| c.source_class.is_binding() && c.status == Status::InForce)
+            .map(|(_, c)| c.regulation.as_str())
+            .collect();
+        let cross_regime = regulations.len() > 1;
+        let mut reasons = Vec::new();
+        if margin < REVIEW_MARGIN {
+            reasons.push(format!("knapper Abstand zur nächsten Norm ({margin:.3})"));
+        }
+        if cross_regime {
+            reasons.push(format!(
+                "mehrere Regelwerke betroffen: {}",
+                regulations.iter().copied().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        let norms_of_interest: BTreeSet<NormRef> = std::iter::once(primary.clone())
+            .chain(connected.iter().cloned())
+            .collect();
+        let controls = self
+            .fixture
+            .controls
+            .iter()
+            .filter(|m| m.norms.iter().any(|n| norms_of_interest.contains(n)))
+            .cloned()
+            .collect();
+        let evidence = self
+            .fixture
+            .evidence
+            .iter()
+            .filter(|e| norms_of_interest.contains(&e.norm))
+            .cloned()
+            .collect();
+        Assessment {
+            primary_norm: Some(primary.0.clone()),
+            primary_regulation: Some(top.regulation.clone()),
+            connected_norms: connected.into_iter().collect(),
+            cross_regime,
+            winner_margin: margin,
+            human_review_flag: !reasons.is_empty(),
+            human_review_reasons: reasons,
+            score_reasoning: format!(
+                "{} führt mit Score {top_score:.3} ({}, {})",
+                primary, top.source_class, top.jurisdiction
+            ),
+            controls,
+            evidence,
+        }
+    }
+
+    /// Citations of the form `Art. 37 DSGVO`, `§ 38 BDSG`, `ErwG 97 DSGVO`.
+    pub fn citations_in(text: &str) -> Vec<String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let clean = |w: &str| {
+            w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '§'))
+                .to_string()
+        };
+        let mut out = Vec::new();
+        for i in 0..words.len().saturating_sub(2) {
+            let lead = match clean(words[i]).as_str() {
+                "Art" => "Art.",
+                "§" => "§",
+                "ErwG" => "ErwG",
+                _ => continue,
+            };
+            let num = clean(words[i + 1]);
+            let reg = clean(words[i + 2]);
+            if num.chars().next().is_some_and(|c| c.is_ascii_digit())
+                && reg.chars().next().is_some_and(|c| c.is_uppercase())
+            {
+                let c = format!("{lead} {num} {reg}");
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Backend for TestBackend {
+    fn search(&self, req: &SearchRequest) -> Result<SearchResponse, BackendError> {
+        let mut resp = self.run_search(&req.query, req.top_k.unwrap_or(5))?;
+        if !req.explain {
+            for r in &mut resp.results {
+                r.explanation.clear();
+            }
+        }
+        Ok(resp)
+    }
+
+    fn answer(
+        &self,
+        req: &AnswerRequest,
+        on_event: &mut dyn FnMut(AnswerEvent) -> bool,
+    ) -> Result<SearchResponse, BackendError> {
+        if let Some(m) = &req.model {
+            if m != "test-model" {
+                return Err(BackendError::InvalidRequest {
+                    field: "model".into(),
+                    message: format!("unbekanntes Modell `{m}`"),
+                });
+            }
+        }
+        if let Some(g) = &self.gate {
+            g.wait();
+        }
+        let mut resp = self.run_search(&req.query, req.top_k.unwrap_or(5))?;
+        let t0 = Instant::now();
+        let primary = resp.assessment.primary_norm.clone();
+        let script = self
+            .fixture
+            .answers
+            .iter()
+            .find(|a| Some(&a.primary) == primary.as_ref());
+        let max_tokens = req.max_tokens.unwrap_or(usize::MAX);
+        let mut generated = String::new();
+        let mut tokens = 0usize;
+        let abstained = script.is_none();
+        let text = script
+            .map(|s| s.text.clone())
+            .unwrap_or_else(|| "Die gefundenen Normen tragen keine belastbare Antwort.".into());
+        for word in text.split_inclusive(' ') {
+            if tokens >= max_tokens {
+                break;
+            }
+            if !self.token_delay.is_zero() {
+                std::thread::sleep(self.token_delay);
+            }
+            tokens += 1;
+            generated.push_str(word);
+            if !on_event(AnswerEvent::Token(word.to_string())) {
+                break;
+            }
+        }
+        let retrieved: BTreeSet<String> = resp
+            .results
+            .iter()
+            .map(|r| NormRef::new(&r.norm, &r.regulation).0)
+            .collect();
+        let mut citations = Vec::new();
+        let mut removed = Vec::new();
+        for c in Self::citations_in(&generated) {
+            if retrieved.contains(&c) {
+                citations.push(c);
+            } else {
+                removed.push(RemovedCitation {
+                    text: c,
+                    reason: "nicht unter den gefundenen Normen".into(),
+                });
+            }
+        }
+        let mut gated = generated.trim_end().to_string();
+        for r in &removed {
+            gated = gated.replace(&r.text, "[entfernt]");
+        }
+        resp.timings_ms
+            .insert("generate".into(), t0.elapsed().as_secs_f64() * 1000.0);
+        resp.answer = Some(Answer {
+            text: gated,
+            citations,
+            abstained,
+            removed_citations: removed,
+            model: "test-model".into(),
+            generated_tokens: tokens,
+            error: None,
+        });
+        Ok(resp)
+    }
+
+    fn norm(&self, id: &str) -> Result<Option<NormView>, BackendError> {
+        if id.contains(PANIC_QUERY) {
+            panic!("test backend panics on norm lookup");
+        }
+        let hit = self
+            .fixture
+            .chunks
+            .iter()
+            .find(|c| c.id.as_str() == id)
+            .or_else(|| {
+                self.fixture
+                    .chunks
+                    .iter()
+                    .find(|c| c.norm_ref().as_str() == id && c.lang == Lang::De)
+            });
+        let Some(first) = hit else { return Ok(None) };
+        let norm_ref = first.norm_ref();
+        let parts: Vec<&FixtureChunk> = self
+            .fixture
+            .chunks
+            .iter()
+            .filter(|c| c.norm_ref() == norm_ref && c.lang == first.lang)
+            .collect();
+        let mut refs_out: BTreeSet<NormRef> = BTreeSet::new();
+        let mut refs_in: BTreeSet<NormRef> = BTreeSet::new();
+        for p in &parts {
+            refs_out.extend(p.references_out.iter().cloned());
+            refs_in.extend(p.references_in.iter().cloned());
+        }
+        let mut variants: Vec<LanguageVariant> = Vec::new();
+        for c in &self.fixture.chunks {
+            if c.norm_ref() == norm_ref
+                && c.lang != first.lang
+                && !variants.iter().any(|v| v.lang == c.lang)
+            {
+                variants.push(LanguageVariant {
+                    lang: c.lang,
+                    id: c.id.clone(),
+                });
+            }
+        }
+        Ok(Some(NormView {
+            id: first.id.clone(),
+            norm_ref,
+            regulation: first.regulation.clone(),
+            norm: first.norm.clone(),
+            title: first.title.clone(),
+            text: parts
+                .iter()
+                .map(|p| p.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            breadcrumb: first.breadcrumb.clone(),
+            metadata: NormMetadata {
+                source_class: first.source_class,
+                source_role: first.source_role,
+                jurisdiction: first.jurisdiction,
+                status: first.status,
+                valid_from: first.valid_from.clone(),
+                valid_to: first.valid_to.clone(),
+                superseded_by: first.superseded_by.clone(),
+                lang: first.lang,
+            },
+            references_out: refs_out.into_iter().collect(),
+            references_in: refs_in.into_iter().collect(),
+            chunks: parts.iter().map(|p| p.id.clone()).collect(),
+            language_variants: variants,
+        }))
+    }
+
+    fn ready(&self) -> bool {
+        self.ready.load(Ordering::SeqCst)
+    }
+
+    fn info(&self) -> serde_json::Value {
+        serde_json::json!({
+            "index": "test-fixture",
+            "chunks": self.fixture.chunks.len(),
+            "embedder": "none (lexical test double)",
+            "answer_model": "test-model",
+        })
+    }
+}
