@@ -8,6 +8,7 @@
 use crate::bench::{md_escape, utc_now, Machine};
 use crate::error::EvalError;
 use crate::metrics::{dedupe_ids, first_relevant_rank, ndcg_at_k};
+use paragraf_types::{Chunk, ChunkId, Jurisdiction, Lang, SourceClass, SourceRole, Status};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -181,6 +182,107 @@ pub fn parse(text: &str, source: &str) -> Result<LegalQuad, EvalError> {
         contexts,
         questions,
     })
+}
+
+/// Regulation name under which LegalQuAD documents are indexed; a result's
+/// `norm` is then the document id.
+pub const REGULATION: &str = "LegalQuAD";
+
+/// Split `text` into passages of at most `max_chars` characters at
+/// whitespace, preferring to end a passage after a sentence end (`.`, `?`,
+/// `!`, `:`, `;`) in its second half. A single word longer than `max_chars`
+/// becomes its own passage. Whitespace runs collapse to one space.
+pub fn split_passages(text: &str, max_chars: usize) -> Vec<String> {
+    let max_chars = max_chars.max(1);
+    let mut out = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    let mut len = 0usize; // chars of cur joined by spaces
+    let mut last_sentence_end: Option<usize> = None; // words in cur up to a sentence end
+    for w in text.split_whitespace() {
+        let wl = w.chars().count();
+        let added = if cur.is_empty() { wl } else { len + 1 + wl };
+        if added > max_chars && !cur.is_empty() {
+            // Cut at the last sentence end when it lies in the second half.
+            let cut = match last_sentence_end {
+                Some(k)
+                    if cur[..k]
+                        .iter()
+                        .map(|x| x.chars().count() + 1)
+                        .sum::<usize>()
+                        > max_chars / 2 =>
+                {
+                    k
+                }
+                _ => cur.len(),
+            };
+            out.push(cur[..cut].join(" "));
+            cur.drain(..cut);
+            len =
+                cur.iter().map(|x| x.chars().count()).sum::<usize>() + cur.len().saturating_sub(1);
+            last_sentence_end = None;
+            // The remainder plus the new word may still not fit.
+            if !cur.is_empty() && len + 1 + wl > max_chars {
+                out.push(cur.join(" "));
+                cur.clear();
+                len = 0;
+            }
+        }
+        len = if cur.is_empty() { wl } else { len + 1 + wl };
+        cur.push(w);
+        if w.ends_with(['.', '?', '!', ':', ';']) {
+            last_sentence_end = Some(cur.len());
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur.join(" "));
+    }
+    out
+}
+
+impl LegalQuad {
+    /// The documents as chunks for a separate index: regulation
+    /// [`REGULATION`], norm = document id, one chunk per passage of at most
+    /// `max_chars` characters ([`split_passages`]), ids
+    /// `LegalQuAD/<doc>/<part>`. Court decisions have no class of the design
+    /// table: class `unknown`, role `interpretation` (rule `legalquad`).
+    pub fn to_chunks(&self, max_chars: usize) -> Vec<Chunk> {
+        let mut out = Vec::new();
+        for c in &self.contexts {
+            let passages = split_passages(&c.text, max_chars);
+            let parts = passages.len() as u32;
+            let title: String = c.text.chars().take(80).collect();
+            for (i, p) in passages.into_iter().enumerate() {
+                let sub = (parts > 1).then(|| format!("{}", i + 1));
+                out.push(Chunk {
+                    id: ChunkId::new(REGULATION, &c.id, sub.as_deref(), Lang::De),
+                    regulation: REGULATION.to_string(),
+                    norm: c.id.clone(),
+                    citation: format!("{} {}", REGULATION, c.id),
+                    title: title.clone(),
+                    breadcrumb: Vec::new(),
+                    text: p,
+                    lang: Lang::De,
+                    jurisdiction: Jurisdiction::De,
+                    source_class: SourceClass::Unknown,
+                    source_role: SourceRole::Interpretation,
+                    role_rule: "legalquad".to_string(),
+                    domains: Vec::new(),
+                    status: Status::InForce,
+                    valid_from: None,
+                    valid_to: None,
+                    superseded_by: None,
+                    references_out: Vec::new(),
+                    references_in: Vec::new(),
+                    unresolved_references: Vec::new(),
+                    framework: None,
+                    source_file: "eval/legalquad.json".to_string(),
+                    part: i as u32,
+                    parts,
+                });
+            }
+        }
+        out
+    }
 }
 
 /// nDCG@10 of one question: `ranked` context ids (duplicates — several
@@ -408,6 +510,60 @@ mod tests {
         assert!((r - 1.0 / 3f64.log2()).abs() < 1e-12, "{r}");
         assert_eq!(ndcg_at_10(&s(&["7"]), &[]), 0.0);
         assert_eq!(ndcg_at_10(&s(&["7"]), &s(&["7"])), 1.0);
+    }
+
+    #[test]
+    fn passages_fit_and_keep_every_word() {
+        let text = "Erster Satz hier. Zweiter Satz ist etwas länger als der erste. Dritter.   Vierter Satz folgt  hier";
+        for max in [1, 10, 20, 35, 50, 1000] {
+            let ps = split_passages(text, max);
+            let words: Vec<&str> = ps.iter().flat_map(|p| p.split(' ')).collect();
+            assert_eq!(
+                words,
+                text.split_whitespace().collect::<Vec<_>>(),
+                "max {max}"
+            );
+            for p in &ps {
+                assert!(
+                    p.chars().count() <= max || !p.contains(' '),
+                    "max {max}: {p:?}"
+                );
+                assert!(!p.is_empty());
+            }
+        }
+        // a sentence end in the second half is preferred as the cut
+        // max 30: "Erster Satz hier. Zweiter Satz" fits, "ist" does not; the
+        // sentence end (18 chars) lies past half of 30 → cut there
+        let ps = split_passages(text, 30);
+        assert_eq!(ps[0], "Erster Satz hier.");
+        assert!(ps[1].starts_with("Zweiter Satz ist"), "{ps:?}");
+        // max 50: the sentence end (18) lies before half of 50 → cut at the word
+        let ps = split_passages(text, 50);
+        assert_eq!(ps[0], "Erster Satz hier. Zweiter Satz ist etwas länger");
+        assert_eq!(split_passages(text, 1000).len(), 1);
+        assert!(split_passages("", 10).is_empty());
+        assert!(split_passages("  \n ", 10).is_empty());
+    }
+
+    #[test]
+    fn chunks_of_documents() {
+        let lq = parse(MINI, "mini").unwrap();
+        let ch = lq.to_chunks(1000);
+        assert_eq!(ch.len(), 2);
+        assert_eq!(ch[0].id.as_str(), "LegalQuAD/11");
+        assert_eq!(ch[0].norm, "11");
+        assert_eq!(ch[0].parts, 1);
+        let long = LegalQuad {
+            contexts: vec![Context {
+                id: "7".into(),
+                text: "Satz eins. Satz zwei. Satz drei.".into(),
+            }],
+            questions: vec![],
+        };
+        let ch = long.to_chunks(12);
+        assert_eq!(ch.len(), 3);
+        assert_eq!(ch[2].id.as_str(), "LegalQuAD/7/3");
+        assert!(ch.iter().all(|c| c.parts == 3 && c.norm == "7"));
     }
 
     #[test]

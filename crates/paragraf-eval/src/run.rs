@@ -61,6 +61,16 @@ pub trait Searcher: Sync {
     fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String>;
 }
 
+/// Any `Fn(query, stage)` is a searcher (handy for tests and adapters).
+impl<F> Searcher for F
+where
+    F: Fn(&str, &str) -> Result<EvalOutput, String> + Sync,
+{
+    fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String> {
+        self(query, stage)
+    }
+}
+
 /// Answer figures of one question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnswerStats {

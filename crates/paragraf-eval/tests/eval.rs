@@ -454,6 +454,28 @@ fn compare_lists_flips() {
 }
 
 #[test]
+fn closures_are_searchers() {
+    let golden = load_golden(&fixture()).unwrap();
+    let always_art4 = |_q: &str, _stage: &str| -> Result<EvalOutput, String> {
+        Ok(out(
+            vec![res("Art. 4", "DSGVO", Definition)],
+            Default::default(),
+            json!({}),
+        ))
+    };
+    let cfg = RunConfig {
+        label: "closure".into(),
+        stages: vec![],
+        generate: false,
+        threads: 1,
+    };
+    let rep = run_eval(&golden, &always_art4, &cfg, None);
+    assert_eq!(rep.meta.stages, vec!["full"]);
+    // only m-008 expects Art. 4 DSGVO among the 6 scored questions
+    assert!(close(rep.stages[0].aggregate.hit_at_1, 1.0 / 6.0));
+}
+
+#[test]
 fn score_query_without_results_or_checks() {
     let q: GoldenQuery =
         serde_json::from_value(json!({"id":"x","query":"q","expect_any":["Art. 1 DSGVO"]}))
@@ -495,5 +517,25 @@ fn real_golden_file_parses() {
         assert_eq!(lq.contexts.len(), 200);
         assert_eq!(lq.questions.len(), 200);
         assert!(lq.questions.iter().all(|q| q.relevant.len() == 1));
+        // an oracle ranking scores 1, a ranking without the relevant document 0
+        let oracle = |q: &str| -> Result<Vec<String>, String> {
+            let hit = lq
+                .questions
+                .iter()
+                .find(|x| x.question == q)
+                .ok_or("unknown")?;
+            Ok(hit.relevant.clone())
+        };
+        let m = paragraf_eval::legalquad::run_method(&lq, "oracle", &oracle);
+        assert!((m.ndcg_at_10 - 1.0).abs() < 1e-12, "{m:?}");
+        let chunks = lq.to_chunks(1500);
+        assert!(chunks.len() > lq.contexts.len());
+        assert!(chunks
+            .iter()
+            .all(|c| c.text.chars().count() <= 1500 || !c.text.contains(' ')));
+        let docs: std::collections::BTreeSet<&str> =
+            chunks.iter().map(|c| c.norm.as_str()).collect();
+        assert_eq!(docs.len(), 200);
+        eprintln!("legalquad: {} chunks of at most 1500 chars", chunks.len());
     }
 }
