@@ -3,15 +3,18 @@
 
 pub mod raw;
 
+pub mod chunking;
 pub mod error;
 pub mod manifest;
 pub mod norm_order;
 pub mod parsers;
+pub mod pipeline;
 pub mod refs;
 
 pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use error::CorpusError;
 pub use manifest::Manifest;
 pub use parsers::SourceFormat;
+pub use pipeline::{ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile};
 pub use refs::{extract_references, parse_norm_query, Extracted};
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};

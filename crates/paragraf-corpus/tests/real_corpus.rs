@@ -1,0 +1,158 @@
+//! Ingests `../shared/corpus` (or `$PARAGRAF_CORPUS`) when present and checks
+//! the "Done when" of issue 2. Skips with a message when the corpus is absent.
+
+use paragraf_corpus::{ingest, IngestOptions, Ingested};
+use paragraf_types::{NormRef, SourceRole, Status};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+fn corpus_dir() -> Option<PathBuf> {
+    let p = std::env::var_os("PARAGRAF_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus")));
+    p.is_dir().then_some(p)
+}
+
+fn corpus() -> Option<&'static Ingested> {
+    static C: OnceLock<Option<Ingested>> = OnceLock::new();
+    C.get_or_init(|| {
+        let dir = corpus_dir()?;
+        let t = std::time::Instant::now();
+        let ing = ingest(&dir, &IngestOptions::default(), None).expect("ingest runs");
+        eprintln!("ingested {} chunks in {:?}", ing.chunks.len(), t.elapsed());
+        Some(ing)
+    })
+    .as_ref()
+}
+
+macro_rules! corpus_or_skip {
+    () => {
+        match corpus() {
+            Some(c) => c,
+            None => {
+                eprintln!("skipping: corpus not found");
+                return;
+            }
+        }
+    };
+}
+
+fn norms(c: &Ingested, reg: &str, lang: &str, prefix: &str) -> BTreeSet<String> {
+    c.chunks
+        .iter()
+        .filter(|x| x.regulation == reg && x.lang.as_str() == lang && x.norm.starts_with(prefix))
+        .map(|x| x.norm.clone())
+        .collect()
+}
+
+#[test]
+fn no_file_is_skipped() {
+    let c = corpus_or_skip!();
+    let stats = c.stats();
+    eprintln!("{}", serde_json::to_string_pretty(&stats).unwrap());
+    assert!(c.report.skipped.is_empty(), "skipped: {:#?}", c.report.skipped);
+}
+
+#[test]
+fn dsgvo_articles_and_recitals_de() {
+    let c = corpus_or_skip!();
+    assert_eq!(norms(c, "DSGVO", "de", "Art. ").len(), 99);
+    assert_eq!(norms(c, "DSGVO", "de", "ErwG ").len(), 173);
+    let recital = c.chunks.iter().find(|x| x.regulation == "DSGVO" && x.norm == "ErwG 97").expect("ErwG 97");
+    assert_eq!(recital.source_role, SourceRole::Interpretation);
+    assert_eq!(recital.role_rule, "recital");
+}
+
+#[test]
+fn gdpr_en_is_the_same_regulation() {
+    let c = corpus_or_skip!();
+    assert!(norms(c, "DSGVO", "en", "Art. ").len() >= 99);
+    assert!(c.chunks.iter().any(|x| x.id.as_str().starts_with("DSGVO/Art.37") && x.id.as_str().ends_with("@en")));
+}
+
+#[test]
+fn bdsg_sections_1_to_86() {
+    let c = corpus_or_skip!();
+    let got = norms(c, "BDSG", "de", "§ ");
+    for i in 1..=86 {
+        assert!(got.contains(&format!("§ {i}")), "§ {i} BDSG missing");
+    }
+    assert_eq!(got.len(), 86);
+}
+
+#[test]
+fn eu_acts_have_articles_and_annexes() {
+    let c = corpus_or_skip!();
+    for reg in ["NIS2", "CRA", "KI-VO"] {
+        assert!(norms(c, reg, "en", "Art. ").len() > 20, "{reg} articles");
+        assert!(!norms(c, reg, "en", "Anhang ").is_empty(), "{reg} annexes");
+    }
+    let cra1 = c.chunks.iter().find(|x| x.regulation == "CRA" && x.norm == "Anhang I").expect("CRA Anhang I");
+    assert_eq!(cra1.source_role, SourceRole::OperationalRequirement);
+}
+
+#[test]
+fn control_catalogues() {
+    let c = corpus_or_skip!();
+    let gs: BTreeSet<_> = c
+        .chunks
+        .iter()
+        .filter(|x| x.regulation == "BSI GS++" && x.framework.is_some() && x.source_role == SourceRole::ControlStandard)
+        .map(|x| x.norm.clone())
+        .collect();
+    assert!((850..=1000).contains(&gs.len()), "BSI GS++ controls: {}", gs.len());
+    assert!(gs.iter().any(|n| n.matches('.').count() >= 3), "sub-controls present");
+    assert!(norms(c, "NIST SP 800-53", "en", "AC-").len() > 20);
+    assert!(c.chunks.iter().filter(|x| x.regulation == "OWASP ASVS").count() > 200);
+    assert!(c.chunks.iter().any(|x| x.regulation == "OWASP ASVS 4.0.3"));
+}
+
+#[test]
+fn superseded_laws_marked() {
+    let c = corpus_or_skip!();
+    for (old, new) in [("BDSG 1990", "BDSG"), ("BSIG 2009", "BSIG"), ("TMG", "DDG"), ("TTDSG 2021", "TDDDG")] {
+        let chunks: Vec<_> = c.chunks.iter().filter(|x| x.regulation == old).collect();
+        assert!(chunks.len() > 10, "{old}");
+        assert!(chunks.iter().all(|x| x.status == Status::Superseded && x.superseded_by.as_deref() == Some(new)));
+    }
+}
+
+#[test]
+fn bdsg_38_cites_art_37_dsgvo_and_back() {
+    let c = corpus_or_skip!();
+    let s38 = c.find_norm("§ 38 BDSG");
+    assert!(!s38.is_empty());
+    assert!(s38.iter().any(|x| x.references_out.contains(&NormRef("Art. 37 DSGVO".into()))));
+    let a37 = c.find_norm("Art. 37 DSGVO");
+    assert!(a37.iter().any(|x| x.lang.as_str() == "de"));
+    assert!(a37.iter().all(|x| x.references_in.contains(&NormRef("§ 38 BDSG".into()))));
+}
+
+#[test]
+fn chunks_are_sorted_unique_and_within_budget() {
+    let c = corpus_or_skip!();
+    let mut ids = BTreeSet::new();
+    for x in &c.chunks {
+        assert!(ids.insert(x.id.clone()), "duplicate id {}", x.id);
+        assert!(!x.text.trim().is_empty(), "empty text {}", x.id);
+        assert!(paragraf_corpus::chunking::estimate_tokens(&x.text) <= 480, "{} too long", x.id);
+        assert!(!x.role_rule.is_empty());
+    }
+    let stats = c.stats();
+    assert!(stats.resolution_rate > 0.5, "resolution rate {}", stats.resolution_rate);
+    assert!(c.control_mappings.len() > 100 && c.evidence.len() > 100);
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let c = corpus_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("out");
+    c.save(&d).unwrap();
+    let back = Ingested::load(&d).unwrap();
+    assert_eq!(&back, c);
+    let f = dir.path().join("corpus.jsonl");
+    c.save(&f).unwrap();
+    assert_eq!(&Ingested::load(&f).unwrap(), c);
+}
