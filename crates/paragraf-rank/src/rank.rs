@@ -11,9 +11,9 @@ use crate::params::{FusionMethod, RankParams};
 use crate::query::{DateRange, QueryAnalysis};
 use crate::text::norm_key;
 use paragraf_types::{
-    Chunk, ChunkId, Jurisdiction, ScoreTerm, SearchResult, SourceClass, SourceRole, Status,
+    Chunk, ChunkId, Domain, Jurisdiction, NormRef, ScoreTerm, SearchResult, SourceClass,
+    SourceRole, Status,
 };
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
@@ -77,7 +77,34 @@ struct Term {
     name: &'static str,
     constant: f64,
     value: f64,
-    reason: Cow<'static, str>,
+    reason: Reason,
+}
+
+/// Why a term applied; formatted to German text only for the returned
+/// top-k (keeps the per-candidate cost free of string formatting).
+#[derive(Debug, Clone)]
+enum Reason {
+    Raw,
+    Authority,
+    JurisMatch,
+    Foreign,
+    Unknown,
+    DomainMatch(Domain),
+    OffDomain,
+    /// Index into `QueryAnalysis::scope_rules`.
+    Scope(usize),
+    TopicExplicit,
+    Topic,
+    Superseded,
+    ControlPool,
+    RoleBonus,
+    Text(String),
+}
+
+impl From<String> for Reason {
+    fn from(s: String) -> Reason {
+        Reason::Text(s)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -97,13 +124,7 @@ struct Scored<'a> {
 }
 
 impl Scored<'_> {
-    fn add(
-        &mut self,
-        name: &'static str,
-        constant: f64,
-        value: f64,
-        reason: impl Into<Cow<'static, str>>,
-    ) {
+    fn add(&mut self, name: &'static str, constant: f64, value: f64, reason: impl Into<Reason>) {
         self.terms.push(Term {
             name,
             constant,
@@ -249,7 +270,7 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
     for s in v.iter_mut() {
         s.terms.clear();
         s.score = 0.0;
-        s.add("rawSemantic", s.raw, s.raw, "");
+        s.add("rawSemantic", s.raw, s.raw, Reason::Raw);
     }
 }
 
@@ -285,8 +306,6 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
     } else {
         None
     };
-    let qj = juris_list(q);
-
     for s in v.iter_mut() {
         let c = s.chunk;
         // authorityCoef · weight/100 (03)
@@ -295,7 +314,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
             "authorityCoef",
             p.authority_coef,
             p.authority_coef * f64::from(w) / 100.0,
-            format!("Quellenklasse {} (Gewicht {w})", c.source_class),
+            Reason::Authority,
         );
         // jurisdiction
         if q.jurisdictions.contains(&c.jurisdiction) {
@@ -303,14 +322,14 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 "jurisdictionGain",
                 p.jurisdiction_gain,
                 p.jurisdiction_gain,
-                format!("Jurisdiktion {} passt zur Frage ({qj})", c.jurisdiction),
+                Reason::JurisMatch,
             );
         } else if c.jurisdiction != Jurisdiction::Int {
             s.add(
                 "foreignPenalty",
                 p.foreign_penalty,
                 -p.foreign_penalty,
-                format!("Fremdrecht {} bei {qj}-Frage", c.jurisdiction),
+                Reason::Foreign,
             );
         }
         if c.source_class == SourceClass::Unknown {
@@ -318,7 +337,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 "unknownPenalty",
                 p.unknown_penalty,
                 -p.unknown_penalty,
-                "unklassifizierte Quelle",
+                Reason::Unknown,
             );
         }
         // domain
@@ -328,31 +347,19 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                     "domainMatchGain",
                     p.domain_match_gain,
                     p.domain_match_gain,
-                    format!("Domäne {d} passt zur Frage"),
+                    Reason::DomainMatch(*d),
                 );
             } else if c.source_class.is_binding() {
                 s.add(
                     "offDomainPenalty",
                     p.off_domain_penalty,
                     -p.off_domain_penalty,
-                    format!(
-                        "bindend, aber fachfremd ({} statt {})",
-                        c.domains
-                            .iter()
-                            .map(|d| d.as_str())
-                            .collect::<Vec<_>>()
-                            .join("/"),
-                        q.domains
-                            .iter()
-                            .map(|d| d.as_str())
-                            .collect::<Vec<_>>()
-                            .join("/")
-                    ),
+                    Reason::OffDomain,
                 );
             }
         }
         // scope
-        if let Some(rule) = q.scope_rules.iter().find(|r| {
+        if let Some(ri) = q.scope_rules.iter().position(|r| {
             r.regulation == c.regulation
                 && r.range
                     .is_none_or(|(a, b)| norm_number(&c.norm).is_some_and(|n| a <= n && n <= b))
@@ -361,26 +368,22 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 "scopePenalty",
                 p.scope_penalty,
                 -p.scope_penalty,
-                rule.reason.clone(),
+                Reason::Scope(ri),
             );
         }
-        // topic / explicit reference
-        if !topic_keys.is_empty() || !explicit_keys.is_empty() {
+        // topic / explicit reference (cheap suffix pre-check before building the key)
+        let named = |list: &[NormRef]| list.iter().any(|n| n.0.ends_with(c.regulation.as_str()));
+        if named(&q.explicit_refs) || named(&q.topic_norms) {
             let key = norm_key(&format!("{}{}", c.norm, c.regulation));
             if explicit_keys.contains(&key) {
                 s.add(
                     "topicGain",
                     p.topic_gain,
                     p.topic_gain,
-                    format!("in der Frage zitiert: {} {}", c.norm, c.regulation),
+                    Reason::TopicExplicit,
                 );
             } else if topic_keys.contains(&key) {
-                s.add(
-                    "topicGain",
-                    p.topic_gain,
-                    p.topic_gain,
-                    format!("kanonische Norm des Themas: {} {}", c.norm, c.regulation),
-                );
+                s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Topic);
             }
         }
         // supersede (02 / 08)
@@ -391,7 +394,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                         "supersededPenalty",
                         p.superseded_penalty,
                         -p.superseded_penalty,
-                        superseded_reason(c),
+                        Reason::Superseded,
                     );
                 }
             }
@@ -404,16 +407,48 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                     "controlPoolGain",
                     p.control_pool_gain,
                     p.control_pool_gain,
-                    "Control-Pool-Rolle bei Umsetzungsfrage",
+                    Reason::ControlPool,
                 );
-                s.add(
-                    "controlRoleBonus",
-                    bonus,
-                    bonus,
-                    format!("Rollenbonus {}", c.source_role),
-                );
+                s.add("controlRoleBonus", bonus, bonus, Reason::RoleBonus);
             }
         }
+    }
+}
+
+/// German text of a term's reason.
+fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
+    let list = |d: &[Domain]| d.iter().map(|x| x.as_str()).collect::<Vec<_>>().join("/");
+    match r {
+        Reason::Raw => String::new(),
+        Reason::Authority => format!(
+            "Quellenklasse {} (Gewicht {})",
+            c.source_class,
+            c.source_class.weight()
+        ),
+        Reason::JurisMatch => format!(
+            "Jurisdiktion {} passt zur Frage ({})",
+            c.jurisdiction,
+            juris_list(q)
+        ),
+        Reason::Foreign => format!("Fremdrecht {} bei {}-Frage", c.jurisdiction, juris_list(q)),
+        Reason::Unknown => "unklassifizierte Quelle".to_string(),
+        Reason::DomainMatch(d) => format!("Domäne {d} passt zur Frage"),
+        Reason::OffDomain => format!(
+            "bindend, aber fachfremd ({} statt {})",
+            list(&c.domains),
+            list(&q.domains)
+        ),
+        Reason::Scope(i) => q
+            .scope_rules
+            .get(*i)
+            .map(|r| r.reason.clone())
+            .unwrap_or_default(),
+        Reason::TopicExplicit => format!("in der Frage zitiert: {} {}", c.norm, c.regulation),
+        Reason::Topic => format!("kanonische Norm des Themas: {} {}", c.norm, c.regulation),
+        Reason::Superseded => superseded_reason(c),
+        Reason::ControlPool => "Control-Pool-Rolle bei Umsetzungsfrage".to_string(),
+        Reason::RoleBonus => format!("Rollenbonus {}", c.source_role),
+        Reason::Text(t) => t.clone(),
     }
 }
 
@@ -658,6 +693,7 @@ fn raw_reason(s: &Scored<'_>, stage: Stage) -> String {
 }
 
 fn to_result(
+    q: &QueryAnalysis,
     s: &Scored<'_>,
     rank: usize,
     stage: Stage,
@@ -671,10 +707,9 @@ fn to_result(
             name: t.name.to_string(),
             constant: t.constant,
             value: t.value,
-            reason: if t.name == "rawSemantic" {
-                raw_reason(s, stage)
-            } else {
-                t.reason.to_string()
+            reason: match &t.reason {
+                Reason::Raw => raw_reason(s, stage),
+                r => reason_text(r, c, q),
             },
         })
         .collect();
@@ -744,7 +779,7 @@ pub fn rank(
         .enumerate()
         .map(|(i, s)| {
             let div = injected.iter().find(|(pos, _)| *pos == i).map(|(_, r)| *r);
-            to_result(s, i + 1, stage, div)
+            to_result(q, s, i + 1, stage, div)
         })
         .collect()
 }
