@@ -16,6 +16,30 @@
 //! * [`legalquad`] — the outside LegalQuAD benchmark.
 //! * [`bench`] — the model-bench table, machine description, noise check.
 //! * [`stats`] — percentiles, medians, repeated-run summaries.
+//!
+//! ```
+//! use paragraf_eval::{parse_golden, run_eval, EvalOutput, RunConfig};
+//! use paragraf_types::SearchResponse;
+//!
+//! let golden = parse_golden(
+//!     r#"{"id":"q1","query":"Wer ist Verantwortlicher?","expect_any":["Art. 4 DSGVO"]}"#,
+//!     "inline",
+//! )?;
+//! // The engine side: any `Fn(query, stage) -> Result<EvalOutput, String>`
+//! // (or a type implementing `Searcher`). This one finds nothing.
+//! let engine = |query: &str, _stage: &str| -> Result<EvalOutput, String> {
+//!     Ok(EvalOutput {
+//!         response: SearchResponse { query: query.to_string(), ..Default::default() },
+//!         ..Default::default()
+//!     })
+//! };
+//! let cfg = RunConfig { label: "doc".into(), stages: vec!["dense".into(), "full".into()], generate: false, threads: 1 };
+//! let report = run_eval(&golden, &engine, &cfg, None);
+//! assert_eq!(report.stages.len(), 2);
+//! assert_eq!(report.stages[1].aggregate.hit_at_1, Some(0.0));
+//! println!("{}", report.print_table());
+//! # Ok::<(), paragraf_eval::EvalError>(())
+//! ```
 
 pub mod bench;
 pub mod checks;
@@ -34,7 +58,7 @@ pub use compare::{compare, Comparison};
 pub use error::EvalError;
 pub use golden::{load_golden, parse_golden, Expect, GoldenQuery};
 pub use run::{
-    run_eval, score_query, Aggregate, EvalOutput, EvalReport, QueryResult, RunConfig, Searcher,
-    StageReport,
+    run_eval, score_query, Aggregate, AnswerAggregate, AnswerStats, EvalOutput, EvalReport,
+    QueryResult, Rate, ReportMeta, RunConfig, Searcher, StageReport,
 };
 pub use stats::{median, percentile, within_noise, Stat};
