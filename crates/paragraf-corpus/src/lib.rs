@@ -10,6 +10,7 @@ pub mod norm_order;
 pub mod parsers;
 pub mod pipeline;
 pub mod refs;
+pub mod scale;
 
 pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use error::CorpusError;
