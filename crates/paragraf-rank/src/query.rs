@@ -30,13 +30,27 @@ pub struct DateRange {
 }
 
 impl DateRange {
-    /// Whether a source valid in `[valid_from, valid_to)` (open when `None`)
-    /// applies at some point of this range.
+    /// Whether a source in force from `valid_from` through `valid_to` (both
+    /// inclusive ISO dates, as in the source manifest: BDSG 1990 ends
+    /// 2018-05-24, BDSG starts 2018-05-25; open when `None`) applies at some
+    /// point of this range.
     pub fn overlaps(&self, valid_from: Option<&str>, valid_to: Option<&str>) -> bool {
         let starts_before_end = valid_from.is_none_or(|vf| vf < self.until.as_str());
-        let ends_after_start = valid_to.is_none_or(|vt| self.from.as_str() < vt);
+        let ends_after_start = valid_to.is_none_or(|vt| self.from.as_str() <= vt);
         starts_before_end && ends_after_start
     }
+}
+
+/// The ISO day after `date` (`YYYY-MM-DD`); `None` when it is not such a date.
+pub(crate) fn next_iso_day(date: &str) -> Option<String> {
+    let mut it = date.split('-');
+    let y: u32 = it.next()?.parse().ok()?;
+    let m: u32 = it.next()?.parse().ok()?;
+    let d: u32 = it.next()?.parse().ok()?;
+    if it.next().is_some() || !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+        return None;
+    }
+    Some(next_day(y, m, d))
 }
 
 /// As-of intent (08): a date (range) the question asks about and/or a named
@@ -562,6 +576,19 @@ mod tests {
                 until: "2018-01-02".into()
             }
         );
+        assert_eq!(next_iso_day("2018-05-24").as_deref(), Some("2018-05-25"));
+        assert_eq!(next_iso_day("2020-02-29").as_deref(), Some("2020-03-01"));
+        assert_eq!(next_iso_day("2018-12-31").as_deref(), Some("2019-01-01"));
+        assert_eq!(next_iso_day("2018-13-01"), None);
+        let r = DateRange {
+            from: "2018-05-24".into(),
+            until: "2018-05-25".into(),
+        };
+        assert!(
+            r.overlaps(Some("1991-06-01"), Some("2018-05-24")),
+            "valid_to is inclusive"
+        );
+        assert!(!r.overlaps(Some("2018-05-25"), None));
         let q = a("Rechtslage am 25.05.2018");
         assert_eq!(
             q.as_of.unwrap().date.unwrap(),

@@ -8,7 +8,7 @@
 //! exact sum of its explanation terms.
 
 use crate::params::{FusionMethod, RankParams};
-use crate::query::{DateRange, QueryAnalysis};
+use crate::query::{next_iso_day, DateRange, QueryAnalysis};
 use crate::text::norm_key;
 use paragraf_types::{
     Chunk, ChunkId, Domain, Jurisdiction, NormRef, ScoreTerm, SearchResult, SourceClass,
@@ -473,18 +473,20 @@ impl AsOfCtx {
     fn new(q: &QueryAnalysis, v: &[Scored<'_>]) -> AsOfCtx {
         let version = q.as_of.as_ref().and_then(|a| a.version.clone());
         let mut date = q.as_of.as_ref().and_then(|a| a.date.clone());
-        // A named version without a date: the time before it ended.
+        // A named version without a date: any time up to its last day in force
+        // (`valid_to` is inclusive).
         if date.is_none() {
             if let Some(ver) = &version {
                 let end = v
                     .iter()
                     .filter(|s| &s.chunk.regulation == ver)
-                    .filter_map(|s| s.chunk.valid_to.clone())
-                    .min();
-                if let Some(end) = end {
+                    .filter_map(|s| s.chunk.valid_to.as_deref())
+                    .min()
+                    .and_then(next_iso_day);
+                if let Some(until) = end {
                     date = Some(DateRange {
                         from: String::new(),
-                        until: end,
+                        until,
                     });
                 }
             }

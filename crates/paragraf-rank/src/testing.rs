@@ -82,7 +82,7 @@ impl ChunkBuilder {
         self.0.domains = d.to_vec();
         self
     }
-    /// Mark superseded by `successor`, valid `[from, to)`.
+    /// Mark superseded by `successor`, in force from `from` through `to` (inclusive, as in the manifest).
     pub fn superseded(mut self, successor: &str, from: Option<&str>, to: &str) -> Self {
         self.0.status = Status::Superseded;
         self.0.superseded_by = Some(successor.to_string());
@@ -231,7 +231,7 @@ pub fn fixture_chunks(n: usize) -> Vec<Chunk> {
                     &[&format!("§ {} BDSG", num % 80 + 1)],
                 );
             if reg == "BDSG 1990" {
-                b = b.superseded("BDSG", Some("1990-12-20"), "2018-05-25");
+                b = b.superseded("BDSG", Some("1991-06-01"), "2018-05-24");
             }
             if class == SourceClass::ControlStandard {
                 b = b.framework("NIST-SP-800-53r5", &norm, "AC");

@@ -170,7 +170,7 @@ fn pin_topic_gain() {
 fn pin_superseded_penalty() {
     assert_eq!(c::SUPERSEDED_PENALTY, 0.50);
     let old = chunk("BDSG 1990", "§ 4f")
-        .superseded("BDSG", None, "2018-05-25")
+        .superseded("BDSG", None, "2018-05-24")
         .build();
     let r = one(&QueryAnalysis::default(), &old, 0.5);
     assert_eq!(value(&r, "supersededPenalty"), -0.50);

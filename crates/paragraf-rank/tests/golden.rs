@@ -186,7 +186,7 @@ fn scope_penalty_for_bdsg_part_3_on_general_question() {
 fn veraltete_norm_gewinnt() {
     let old = chunk("BDSG 1990", "§ 4f")
         .domains(DP)
-        .superseded("BDSG", Some("1990-12-20"), "2018-05-25")
+        .superseded("BDSG", Some("1991-06-01"), "2018-05-24")
         .build();
     let new = chunk("BDSG", "§ 38")
         .domains(DP)
@@ -228,9 +228,47 @@ fn veraltete_norm_gewinnt() {
 }
 
 #[test]
+fn named_old_version_without_date() {
+    let old = chunk("BDSG 1990", "§ 6b")
+        .domains(DP)
+        .superseded("BDSG", Some("1991-06-01"), "2018-05-24")
+        .build();
+    let new = chunk("BDSG", "§ 4")
+        .domains(DP)
+        .valid_from("2018-05-25")
+        .build();
+    let gdpr = chunk("DSGVO", "Art. 6")
+        .domains(DP)
+        .valid_from("2018-05-25")
+        .build();
+    let ancient = chunk("ProdHaftG", "§ 1").valid_from("1990-01-01").build();
+    let cands = [
+        dense(&old, 0.75),
+        dense(&new, 0.85),
+        dense(&gdpr, 0.84),
+        dense(&ancient, 0.3),
+    ];
+    let qa = q("Was regelte das alte BDSG zur Videoüberwachung?");
+    assert_eq!(
+        qa.as_of.as_ref().and_then(|a| a.version.as_deref()),
+        Some("BDSG 1990")
+    );
+    let r = full(&qa, &cands, 10);
+    assert_eq!(r[0].norm, "§ 6b", "{:?}", order(&r));
+    assert!(
+        term(find(&r, "Art. 6", "DSGVO"), "supersededPenalty").is_some(),
+        "DSGVO starts after BDSG 1990 ended"
+    );
+    assert!(
+        term(find(&r, "§ 1", "ProdHaftG"), "supersededPenalty").is_none(),
+        "in force back then"
+    );
+}
+
+#[test]
 fn as_of_date_picks_version_in_force() {
     let old = chunk("TMG", "§ 5")
-        .superseded("DDG", Some("2007-03-01"), "2024-05-14")
+        .superseded("DDG", Some("2007-03-01"), "2024-05-13")
         .build();
     let new = chunk("DDG", "§ 5").valid_from("2024-05-14").build();
     let cands = [dense(&old, 0.80), dense(&new, 0.80)];

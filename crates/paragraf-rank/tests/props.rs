@@ -66,7 +66,7 @@ fn pool() -> Vec<Chunk> {
         .collect();
     v.push(
         chunk("BDSG 1990", "§ 4f")
-            .superseded("BDSG", Some("1990-12-20"), "2018-05-25")
+            .superseded("BDSG", Some("1991-06-01"), "2018-05-24")
             .build(),
     );
     v.push(
