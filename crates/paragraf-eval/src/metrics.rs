@@ -372,6 +372,25 @@ mod tests {
     }
 
     #[test]
+    fn equal_scores_keep_list_order() {
+        // Ties in score are the engine's to break (by chunk id); the metrics
+        // take the list order as the ranking and never re-sort by score.
+        let mut a = res("Art. 5", "DSGVO");
+        let mut b = res("Art. 6", "DSGVO");
+        a.score = 0.5;
+        b.score = 0.5;
+        let d = dedupe_norms(&[a.clone(), b.clone()]);
+        let rel = relevance_for(&d, &["Art. 6 DSGVO".to_string()]);
+        assert_eq!(first_relevant_rank(&rel, 10), Some(2));
+        let d = dedupe_norms(&[b, a]);
+        let rel = relevance_for(&d, &["Art. 6 DSGVO".to_string()]);
+        assert_eq!(first_relevant_rank(&rel, 10), Some(1));
+        // every relevant: MRR 1, nDCG 1
+        assert_eq!(reciprocal_rank(&[true, true], 10), 1.0);
+        assert!(close(ndcg_at_k(&[true, true], 2, 10), 1.0));
+    }
+
+    #[test]
     fn dedupe_ids_keeps_first() {
         assert_eq!(dedupe_ids(&["a", "b", "a", "c", "b"]), vec!["a", "b", "c"]);
         assert!(dedupe_ids::<&str>(&[]).is_empty());

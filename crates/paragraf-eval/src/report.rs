@@ -500,3 +500,41 @@ fn axis(s: &mut String, x0: f64, w: f64, top: f64, h: f64) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::run::{run_eval, EvalOutput, RunConfig};
+
+    #[test]
+    fn empty_golden_set_renders() {
+        let never = |_: &str, _: &str| -> Result<EvalOutput, String> { Err("unreachable".into()) };
+        let cfg = RunConfig {
+            label: "empty".into(),
+            stages: vec![],
+            generate: true,
+            threads: 1,
+        };
+        let rep = run_eval(&[], &never, &cfg, None);
+        let a = &rep.stages[0].aggregate;
+        assert_eq!((a.queries, a.scored, a.errors), (0, 0, 0));
+        assert_eq!(a.hit_at_1, None);
+        assert_eq!(a.latency.p50_ms, None);
+        let ans = a.answer.as_ref().unwrap();
+        assert_eq!((ans.citation_validity, ans.tokens_per_s), (None, None));
+        let md = rep.to_markdown();
+        assert!(
+            md.contains("| full | 0 | – | – | – | – | – | – | 0 |"),
+            "{md}"
+        );
+        assert!(md.contains("## Failures at stage `full` (0)"));
+        let svg = rep.to_svg_chart();
+        assert!(svg.contains(">full</text>") && svg.ends_with("</svg>\n"));
+        assert!(rep.print_table().contains("full"));
+    }
+
+    #[test]
+    fn xml_and_markdown_escaping() {
+        assert_eq!(super::xml("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+        assert_eq!(crate::bench::md_escape("a|b\nc"), "a\\|b c");
+    }
+}

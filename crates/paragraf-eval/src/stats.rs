@@ -112,6 +112,9 @@ mod tests {
         assert_eq!(median(&[f64::NAN]), None);
         assert_eq!(median(&[f64::NAN, 5.0, f64::INFINITY]), Some(5.0));
         assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
+        // ties
+        assert_eq!(median(&[2.0, 2.0, 2.0, 5.0]), Some(2.0));
+        assert_eq!(percentile(&[3.0, 3.0], 95.0), Some(3.0));
         assert_eq!(mean(&[]), None);
     }
 
