@@ -399,6 +399,31 @@ mod tests {
     }
 
     #[test]
+    fn every_topic_and_scope_norm_names_a_known_regulation() {
+        let lex = Lexicon::builtin();
+        for t in &lex.topics {
+            for n in &t.norms {
+                let r = lex.regulation_of_norm(n);
+                assert!(r.is_some(), "topic {}: {n} names no known regulation", t.id);
+                let label = &n.0[..n.0.len() - r.unwrap().name.len()];
+                assert!(
+                    ["Art. ", "§ ", "Anhang "].iter().any(|p| label.starts_with(p)) && label.ends_with(' '),
+                    "topic {}: `{n}` is not `<norm> <regulation>`",
+                    t.id
+                );
+            }
+        }
+        for s in &lex.scope_rules {
+            assert!(lex.regulation(&s.regulation).is_some(), "{}", s.regulation);
+        }
+        for d in &lex.domains {
+            for n in &d.definitions {
+                assert!(lex.regulation_of_norm(n).is_some(), "{n}");
+            }
+        }
+    }
+
+    #[test]
     fn bad_pattern_names_the_field() {
         let mut s = BUILTIN_TOML.to_string();
         s = s.replacen("\"control\", \"controls\"", "\"con*trol\", \"controls\"", 1);
