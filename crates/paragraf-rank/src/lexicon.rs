@@ -407,7 +407,10 @@ mod tests {
                 assert!(r.is_some(), "topic {}: {n} names no known regulation", t.id);
                 let label = &n.0[..n.0.len() - r.unwrap().name.len()];
                 assert!(
-                    ["Art. ", "§ ", "Anhang "].iter().any(|p| label.starts_with(p)) && label.ends_with(' '),
+                    ["Art. ", "§ ", "Anhang "]
+                        .iter()
+                        .any(|p| label.starts_with(p))
+                        && label.ends_with(' '),
                     "topic {}: `{n}` is not `<norm> <regulation>`",
                     t.id
                 );
