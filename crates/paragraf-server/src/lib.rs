@@ -322,8 +322,8 @@ pub async fn shutdown_signal() {
 }
 
 /// Install a JSON `tracing` subscriber (one JSON object per line, with the
-/// span fields such as `request_id`), filtered by `RUST_LOG` (default
-/// `info`). Returns `false` when a subscriber was already installed.
+/// span fields such as `request_id`) on stderr, filtered by `RUST_LOG`
+/// (default `info`). Returns `false` when a subscriber was already installed.
 pub fn init_json_logging() -> bool {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -332,6 +332,7 @@ pub fn init_json_logging() -> bool {
         .with_current_span(true)
         .with_span_list(false)
         .with_env_filter(filter)
+        .with_writer(std::io::stderr)
         .try_init()
         .is_ok()
 }

@@ -1,0 +1,85 @@
+//! Browser test: starts the server with the test backend on 127.0.0.1:0 and
+//! runs `node scripts/browser-test.mjs URL SCREENSHOT` (playwright-core driving
+//! the Debian `chromium` in headless mode), which asks the DPO question, waits
+//! for the streamed answer and checks citation links, the assessment block
+//! and the score-breakdown chart, then saves a screenshot.
+//!
+//! Runs only with `PARAGRAF_BROWSER_TEST=1` (needs node, `npm ci` in
+//! `scripts/` and `/usr/bin/chromium`); otherwise it prints why it skipped.
+//! Screenshot path: env `PARAGRAF_SCREENSHOT`, else
+//! `target/browser-test/paragraf-web.png` under the repository root.
+
+mod common;
+
+use paragraf_server::{serve_on, Backend, ServerConfig};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[test]
+fn web_page_in_headless_chromium() {
+    if std::env::var("PARAGRAF_BROWSER_TEST").as_deref() != Ok("1") {
+        eprintln!("skipping: set PARAGRAF_BROWSER_TEST=1 to run the headless-Chromium test");
+        return;
+    }
+    let root = std::fs::canonicalize(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .expect("repository root");
+    let script = root.join("scripts/browser-test.mjs");
+    assert!(
+        root.join("scripts/node_modules/playwright-core").is_dir(),
+        "playwright-core missing: run `npm ci` in {}",
+        root.join("scripts").display()
+    );
+    let shot = std::env::var("PARAGRAF_SCREENSHOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root.join("target/browser-test/paragraf-web.png"));
+    if let Some(dir) = shot.parent() {
+        std::fs::create_dir_all(dir).expect("screenshot directory");
+    }
+
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let mut backend = common::TestBackend::load();
+    backend.token_delay = Duration::from_millis(25);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(serve_on(
+        listener,
+        Arc::new(backend) as Arc<dyn Backend>,
+        ServerConfig {
+            addr,
+            ..ServerConfig::default()
+        },
+        async {
+            let _ = stop_rx.await;
+        },
+    ));
+
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(format!("http://{addr}/"))
+        .arg(&shot)
+        .current_dir(root.join("scripts"))
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+
+    let _ = stop_tx.send(());
+    let served = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), server).await });
+    assert!(
+        matches!(served, Ok(Ok(Ok(())))),
+        "server did not shut down cleanly: {served:?}"
+    );
+    assert!(
+        out.status.success(),
+        "browser test failed:\n{stdout}\n{stderr}"
+    );
+    assert!(shot.is_file(), "no screenshot at {}", shot.display());
+    println!("browser screenshot: {}", shot.display());
+}
