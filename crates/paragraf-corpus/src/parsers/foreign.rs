@@ -135,7 +135,8 @@ struct UkSchedule<'a> {
 }
 
 /// Parses a UK GDPR file. `…-sections.json` → one [`NormKind::Article`] per
-/// entry (`norm: "Art. 12A"`); `…-schedules.json` → one
+/// entry (`norm: "Art. 12A"`; paragraphs and whole articles omitted in the UK
+/// version, shown as `. . . .` in the source, are left out); `…-schedules.json` → one
 /// [`NormKind::Schedule`] per entry (`norm: "Anhang 1"` for the inserted
 /// `ANNEX 1`, title from the upper-case heading); `…-metadata.json` holds no
 /// legal text and yields no norms.
@@ -171,6 +172,21 @@ pub fn parse_uk(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
         let title = text::clean_line(s.title.as_deref().unwrap_or(""));
         let content = uk_clean(&s.content);
         let is_def = title.eq_ignore_ascii_case("definitions");
+        let units: Vec<RawUnit> = if is_def {
+            vec![RawUnit {
+                label: None,
+                text: content,
+            }]
+        } else {
+            glued_points(numbered_units(&content, true))
+        }
+        .into_iter()
+        .filter(|u| !is_omitted(&u.text))
+        .collect();
+        if units.is_empty() {
+            // Omitted in the UK version (`. . . .` only): no legal text.
+            continue;
+        }
         let breadcrumb = [s.part.as_deref(), s.chapter.as_deref()]
             .into_iter()
             .flatten()
@@ -186,14 +202,7 @@ pub fn parse_uk(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
             norm: format!("Art. {num}"),
             title,
             breadcrumb,
-            units: if is_def {
-                vec![RawUnit {
-                    label: None,
-                    text: content,
-                }]
-            } else {
-                glued_points(numbered_units(&content, true))
-            },
+            units,
             lang: Lang::En,
             framework: None,
             hints: Vec::new(),
@@ -266,6 +275,11 @@ fn glued_upper_title(s: &str) -> (String, String) {
         return (String::new(), s.trim().to_string());
     }
     (title, s[end..].trim().to_string())
+}
+
+/// True for a unit whose text is only the ellipsis of omitted UK text.
+fn is_omitted(s: &str) -> bool {
+    s.chars().all(|c| c == '…' || c.is_whitespace())
 }
 
 /// UK text: whitespace cleaned, runs of `. . . .` (repealed text) as `…`.
