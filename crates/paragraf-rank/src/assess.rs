@@ -14,8 +14,9 @@ use std::collections::{BTreeSet, HashSet};
 
 /// Why nothing relevant was found, if so (the general abstain rule):
 /// no results; or the best `raw_semantic` lies below `abstainSemanticFloor`;
-/// or the question matched no known domain, no topic and cites no norm (it is
-/// outside what the corpus covers). The engine abstains on `Some`.
+/// or the question matched no known domain, no topic, cites no norm and asks
+/// for no controls (it is outside what the corpus covers). The engine
+/// abstains on `Some`.
 pub fn relevance_gate(
     q: &QueryAnalysis,
     results: &[SearchResult],
@@ -30,7 +31,11 @@ pub fn relevance_gate(
             params.abstain_semantic_floor
         ));
     }
-    if q.domains.is_empty() && q.topic_norms.is_empty() && q.explicit_refs.is_empty() {
+    if q.domains.is_empty()
+        && q.topic_norms.is_empty()
+        && q.explicit_refs.is_empty()
+        && !q.control_intent
+    {
         return Some(
             "keine belastbare Quelle: die Frage passt zu keiner Domäne und keinem Thema des Korpus"
                 .to_string(),

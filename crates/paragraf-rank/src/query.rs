@@ -641,6 +641,53 @@ mod tests {
     }
 
     #[test]
+    fn paraphrases_find_their_topic() {
+        for (text, norm) in [
+            (
+                "Brauchen wir als Firma mit 30 Mitarbeitern einen DSB?",
+                "Art. 37 DSGVO",
+            ),
+            (
+                "Bis wann muss eine Datenpanne an die Behörde gemeldet werden?",
+                "Art. 33 DSGVO",
+            ),
+            (
+                "Darf ich Kundendaten ohne Rechtsgrundlage speichern?",
+                "Art. 6 DSGVO",
+            ),
+            (
+                "Welche Bußgelder drohen nach dem KI-Gesetz?",
+                "Art. 99 KI-VO",
+            ),
+            (
+                "Wie lange müssen Rechnungen aufbewahrt werden?",
+                "§ 257 HGB",
+            ),
+            (
+                "Dürfen Mitarbeiter per Video am Arbeitsplatz überwacht werden?",
+                "§ 26 BDSG",
+            ),
+            (
+                "Is a DPIA required for large-scale processing under the GDPR?",
+                "Art. 35 DSGVO",
+            ),
+            (
+                "Welche Pflichten haben Betreiber von Hochrisiko-KI-Systemen?",
+                "Art. 26 KI-VO",
+            ),
+        ] {
+            let q = a(text);
+            assert!(
+                q.topic_norms.iter().any(|n| n.as_str() == norm),
+                "{text}: {:?}",
+                q.topic_norms
+            );
+        }
+        let q = a("Wie härte ich einen Linux-Server nach BSI IT-Grundschutz?");
+        assert!(q.control_intent && q.domains.contains(&Domain::Cyber));
+    }
+
+    #[test]
     fn two_named_regimes() {
         let q = a("Ein vernetztes Smart-Home-Gerät verarbeitet personenbezogene Daten: welche Pflichten aus DSGVO und Cyber Resilience Act gelten?");
         assert!(
