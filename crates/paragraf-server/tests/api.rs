@@ -826,3 +826,37 @@ async fn schema_checker_rejects_wrong_shapes() {
     let bad = json!({"query": "x", "top_k": "3"});
     assert!(schema::validate_named(&doc, "SearchRequest", &bad).is_err());
 }
+
+#[tokio::test]
+async fn client_leaving_stops_the_generation() {
+    use futures::StreamExt;
+    let mut b = TestBackend::load();
+    b.token_delay = Duration::from_millis(10);
+    let (app, _) = app_with(b, &cfg());
+    let resp = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    let mut body = resp.into_body().into_data_stream();
+    let first = body.next().await.expect("one frame").expect("bytes");
+    assert!(String::from_utf8_lossy(&first).contains("event: token"));
+    drop(body); // the client goes away
+                // The worker notices on its next token and is free again: a new answer
+                // completes, and fewer tokens were generated than the full script has.
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    let events = sse(&r.text());
+    let full = events.iter().filter(|(n, _)| n == "token").count();
+    assert_eq!(events.last().unwrap().0, "final");
+    let m = send(&app, get("/metrics")).await.text();
+    let total: usize = m
+        .lines()
+        .find_map(|l| l.strip_prefix("paragraf_generated_tokens_total "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        total < 2 * full,
+        "first generation stopped early: {total} tokens vs {full} per answer"
+    );
+}
