@@ -5,7 +5,8 @@
 //! shaped GGUF written in-process) so GPU machines without weights can run it.
 
 use crate::embed::{EncoderModel, TextKind};
-use crate::encoder::{random_encoder_tensors, Encoder, EncoderConfig, M3Heads, Positions};
+pub use crate::encoder::random_encoder_tensors;
+use crate::encoder::{Encoder, EncoderConfig, M3Heads, Positions};
 use crate::generate::{GenParams, GgufGenerator};
 use crate::registry::Pooling;
 use crate::{Embedder, ModelError};
@@ -77,11 +78,49 @@ pub struct GenBench {
 }
 
 const WORDS: &[&str] = &[
-    "Der", "Verantwortliche", "benennt", "einen", "Datenschutzbeauftragten", "wenn", "die", "Kerntätigkeit",
-    "in", "der", "Durchführung", "von", "Verarbeitungsvorgängen", "besteht", "welche", "aufgrund", "ihrer",
-    "Art", "ihres", "Umfangs", "und", "Zwecke", "eine", "umfangreiche", "regelmäßige", "systematische",
-    "Überwachung", "betroffener", "Personen", "erforderlich", "machen", "controller", "shall", "designate",
-    "a", "data", "protection", "officer", "where", "processing", "is", "carried", "out",
+    "Der",
+    "Verantwortliche",
+    "benennt",
+    "einen",
+    "Datenschutzbeauftragten",
+    "wenn",
+    "die",
+    "Kerntätigkeit",
+    "in",
+    "der",
+    "Durchführung",
+    "von",
+    "Verarbeitungsvorgängen",
+    "besteht",
+    "welche",
+    "aufgrund",
+    "ihrer",
+    "Art",
+    "ihres",
+    "Umfangs",
+    "und",
+    "Zwecke",
+    "eine",
+    "umfangreiche",
+    "regelmäßige",
+    "systematische",
+    "Überwachung",
+    "betroffener",
+    "Personen",
+    "erforderlich",
+    "machen",
+    "controller",
+    "shall",
+    "designate",
+    "a",
+    "data",
+    "protection",
+    "officer",
+    "where",
+    "processing",
+    "is",
+    "carried",
+    "out",
 ];
 
 /// A passage of about `tokens` tokens (incl. specials) for `emb`.
@@ -104,7 +143,11 @@ pub fn passage_of_tokens(emb: &dyn Embedder, tokens: usize) -> Result<String, Mo
 
 /// Passages/s at `tokens` tokens: one batched call over `n` passages vs. `n`
 /// single calls. Passages differ (rotated word order) so nothing is cached.
-pub fn embed_throughput(emb: &dyn Embedder, tokens: usize, n: usize) -> Result<EmbedThroughput, ModelError> {
+pub fn embed_throughput(
+    emb: &dyn Embedder,
+    tokens: usize,
+    n: usize,
+) -> Result<EmbedThroughput, ModelError> {
     let base = passage_of_tokens(emb, tokens)?;
     let words: Vec<&str> = base.split(' ').collect();
     let texts: Vec<String> = (0..n)
@@ -177,7 +220,9 @@ pub fn generation_bench(
     new_tokens: usize,
     load_ms: Option<f64>,
 ) -> Result<GenBench, ModelError> {
-    let prompt: Vec<u32> = (0..prompt_tokens.max(1)).map(|i| (100 + (i * 7919) % 900) as u32).collect();
+    let prompt: Vec<u32> = (0..prompt_tokens.max(1))
+        .map(|i| (100 + (i * 7919) % 900) as u32)
+        .collect();
     let params = GenParams {
         max_tokens: new_tokens,
         repeat_penalty: 1.0,
@@ -212,17 +257,31 @@ pub struct RandomEncoder {
 
 impl RandomEncoder {
     /// Builds it on `device` in `dtype`.
-    pub fn new(cfg: &EncoderConfig, m3_heads: bool, device: &Device, dtype: DType, seed: u64) -> Result<Self, ModelError> {
+    pub fn new(
+        cfg: &EncoderConfig,
+        m3_heads: bool,
+        device: &Device,
+        dtype: DType,
+        seed: u64,
+    ) -> Result<Self, ModelError> {
         let c = ModelError::candle("random encoder");
         let t = random_encoder_tensors(cfg, m3_heads, seed, device).map_err(c)?;
         let vb = VarBuilder::from_tensors(t, dtype, device);
-        let positions = Positions::Roberta { pad: cfg.pad_token_id };
-        let encoder = Encoder::load(vb.clone(), cfg, positions).map_err(ModelError::candle("random encoder"))?;
+        let positions = Positions::Roberta {
+            pad: cfg.pad_token_id,
+        };
+        let encoder = Encoder::load(vb.clone(), cfg, positions)
+            .map_err(ModelError::candle("random encoder"))?;
         let heads = if m3_heads {
             Some(M3Heads {
-                sparse: candle_nn::linear(cfg.hidden_size, 1, vb.pp("sparse_linear")).map_err(ModelError::candle("sparse head"))?,
-                colbert: candle_nn::linear(cfg.hidden_size, cfg.hidden_size, vb.pp("colbert_linear"))
-                    .map_err(ModelError::candle("colbert head"))?,
+                sparse: candle_nn::linear(cfg.hidden_size, 1, vb.pp("sparse_linear"))
+                    .map_err(ModelError::candle("sparse head"))?,
+                colbert: candle_nn::linear(
+                    cfg.hidden_size,
+                    cfg.hidden_size,
+                    vb.pp("colbert_linear"),
+                )
+                .map_err(ModelError::candle("colbert head"))?,
             })
         } else {
             None
@@ -249,12 +308,20 @@ impl RandomEncoder {
     }
 
     /// Throughput at `tokens` tokens over `n` synthetic sequences.
-    pub fn throughput(&self, name: &str, tokens: usize, n: usize) -> Result<EmbedThroughput, ModelError> {
+    pub fn throughput(
+        &self,
+        name: &str,
+        tokens: usize,
+        n: usize,
+    ) -> Result<EmbedThroughput, ModelError> {
         let vocab = self.model.encoder.cfg.vocab_size as u32;
         let seqs: Vec<Vec<u32>> = (0..n)
             .map(|k| {
                 let mut s = vec![0u32];
-                s.extend((0..tokens.saturating_sub(2)).map(|i| 5 + ((i * 31 + k * 17) as u32 % (vocab - 5))));
+                s.extend(
+                    (0..tokens.saturating_sub(2))
+                        .map(|i| 5 + ((i * 31 + k * 17) as u32 % (vocab - 5))),
+                );
                 s.push(2);
                 s
             })
@@ -305,18 +372,37 @@ pub struct Qwen2Shape {
 impl Qwen2Shape {
     /// Qwen2.5-1.5B-Instruct.
     pub fn qwen2_5_1_5b() -> Self {
-        Self { vocab: 151_936, hidden: 1536, layers: 28, heads: 12, kv_heads: 2, ffn: 8960, context: 32_768 }
+        Self {
+            vocab: 151_936,
+            hidden: 1536,
+            layers: 28,
+            heads: 12,
+            kv_heads: 2,
+            ffn: 8960,
+            context: 32_768,
+        }
     }
 
     /// A tiny model for tests.
     pub fn tiny() -> Self {
-        Self { vocab: 300, hidden: 64, layers: 2, heads: 4, kv_heads: 2, ffn: 128, context: 512 }
+        Self {
+            vocab: 300,
+            hidden: 64,
+            layers: 2,
+            heads: 4,
+            kv_heads: 2,
+            ffn: 128,
+            context: 512,
+        }
     }
 }
 
 /// GPT-2 byte-to-unicode table (the 256 byte-level token strings).
 pub fn byte_level_alphabet() -> Vec<String> {
-    let mut bs: Vec<u32> = (b'!' as u32..=b'~' as u32).chain(0xA1..=0xAC).chain(0xAE..=0xFF).collect();
+    let mut bs: Vec<u32> = (b'!' as u32..=b'~' as u32)
+        .chain(0xA1..=0xAC)
+        .chain(0xAE..=0xFF)
+        .collect();
     let mut cs = bs.clone();
     let mut n = 0;
     for b in 0..256u32 {
@@ -328,7 +414,10 @@ pub fn byte_level_alphabet() -> Vec<String> {
     }
     let mut pairs: Vec<(u32, u32)> = bs.into_iter().zip(cs).collect();
     pairs.sort();
-    pairs.into_iter().map(|(_, c)| char::from_u32(c).map(String::from).unwrap_or_default()).collect()
+    pairs
+        .into_iter()
+        .map(|(_, c)| char::from_u32(c).map(String::from).unwrap_or_default())
+        .collect()
 }
 
 /// Writes a random-weight qwen2 GGUF with a chatml template and a byte-level
@@ -336,14 +425,20 @@ pub fn byte_level_alphabet() -> Vec<String> {
 /// filler tokens up to `shape.vocab`). Matrices are stored as `wdtype`
 /// (k-quants need dimensions divisible by 256); each distinct shape is
 /// generated once and reused by all layers (speed does not depend on values).
-pub fn write_random_qwen2_gguf(path: &Path, shape: &Qwen2Shape, wdtype: GgmlDType, seed: u64) -> Result<(), ModelError> {
+pub fn write_random_qwen2_gguf(
+    path: &Path,
+    shape: &Qwen2Shape,
+    wdtype: GgmlDType,
+    seed: u64,
+) -> Result<(), ModelError> {
     let c = |what: &'static str| ModelError::candle(format!("writing random GGUF: {what}"));
     let dev = Device::Cpu;
-    dev.set_seed(seed).map_err(c("seed"))?;
+    let rng = std::cell::RefCell::new(crate::encoder::SplitMix(seed));
     let head_dim = shape.hidden / shape.heads;
     let kv = shape.kv_heads * head_dim;
     let mat = |o: usize, i: usize| -> Result<QTensor, ModelError> {
-        let t = Tensor::randn(0f32, 0.02, (o, i), &dev).map_err(c("randn"))?;
+        let v = rng.borrow_mut().normal_vec(o * i, 0.02);
+        let t = Tensor::from_vec(v, (o, i), &dev).map_err(c("randn"))?;
         QTensor::quantize(&t, wdtype).map_err(c("quantize"))
     };
     let vecf = |n: usize, v: f32| -> Result<QTensor, ModelError> {
@@ -399,7 +494,10 @@ pub fn write_random_qwen2_gguf(path: &Path, shape: &Qwen2Shape, wdtype: GgmlDTyp
         ("general.architecture", V::String("qwen2".into())),
         ("general.name", V::String("random-qwen2".into())),
         ("qwen2.attention.head_count", V::U32(shape.heads as u32)),
-        ("qwen2.attention.head_count_kv", V::U32(shape.kv_heads as u32)),
+        (
+            "qwen2.attention.head_count_kv",
+            V::U32(shape.kv_heads as u32),
+        ),
         ("qwen2.embedding_length", V::U32(shape.hidden as u32)),
         ("qwen2.context_length", V::U32(shape.context as u32)),
         ("qwen2.block_count", V::U32(shape.layers as u32)),
@@ -408,8 +506,14 @@ pub fn write_random_qwen2_gguf(path: &Path, shape: &Qwen2Shape, wdtype: GgmlDTyp
         ("qwen2.rope.freq_base", V::F32(1_000_000.0)),
         ("tokenizer.ggml.model", V::String("gpt2".into())),
         ("tokenizer.ggml.pre", V::String("qwen2".into())),
-        ("tokenizer.ggml.tokens", V::Array(tokens.into_iter().map(V::String).collect())),
-        ("tokenizer.ggml.token_type", V::Array(types.into_iter().map(V::I32).collect())),
+        (
+            "tokenizer.ggml.tokens",
+            V::Array(tokens.into_iter().map(V::String).collect()),
+        ),
+        (
+            "tokenizer.ggml.token_type",
+            V::Array(types.into_iter().map(V::I32).collect()),
+        ),
         ("tokenizer.ggml.merges", V::Array(Vec::new())),
         ("tokenizer.ggml.eos_token_id", V::U32(eot + 2)),
         ("tokenizer.ggml.bos_token_id", V::U32(eot)),
@@ -418,12 +522,18 @@ pub fn write_random_qwen2_gguf(path: &Path, shape: &Qwen2Shape, wdtype: GgmlDTyp
     ];
     let md_refs: Vec<(&str, &V)> = md.iter().map(|(k, v)| (*k, v)).collect();
     let t_refs: Vec<(&str, &QTensor)> = names.iter().map(String::as_str).zip(refs).collect();
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(|source| ModelError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?);
+    let mut f =
+        std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|source| ModelError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?,
+        );
     gguf_file::write(&mut f, &md_refs, &t_refs).map_err(c("write"))?;
     use std::io::Write;
-    f.flush().map_err(|source| ModelError::Io { path: path.to_path_buf(), source })?;
+    f.flush().map_err(|source| ModelError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(())
 }

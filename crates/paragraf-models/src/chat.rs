@@ -70,7 +70,12 @@ impl ChatTemplate {
     pub fn required_tokens(self) -> &'static [&'static str] {
         match self {
             ChatTemplate::ChatMl => &["<|im_start|>", "<|im_end|>"],
-            ChatTemplate::Llama3 => &["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"],
+            ChatTemplate::Llama3 => &[
+                "<|begin_of_text|>",
+                "<|start_header_id|>",
+                "<|end_header_id|>",
+                "<|eot_id|>",
+            ],
             ChatTemplate::Gemma => &["<bos>", "<start_of_turn>", "<end_of_turn>"],
             ChatTemplate::Phi3 => &["<|system|>", "<|user|>", "<|assistant|>", "<|end|>"],
         }
@@ -101,14 +106,23 @@ pub enum PromptPiece {
 }
 
 /// Renders `messages` with the generation prompt for the assistant appended.
-pub fn render_chat(t: ChatTemplate, messages: &[ChatMessage], default_system: Option<&str>) -> Vec<PromptPiece> {
+pub fn render_chat(
+    t: ChatTemplate,
+    messages: &[ChatMessage],
+    default_system: Option<&str>,
+) -> Vec<PromptPiece> {
     use PromptPiece::{Special as S, Text as T};
     let mut p = Vec::new();
     let has_system = messages.first().is_some_and(|m| m.role == Role::System);
     match t {
         ChatTemplate::ChatMl => {
             if let (false, Some(d)) = (has_system, default_system) {
-                p.extend([S("<|im_start|>"), T(format!("system\n{d}")), S("<|im_end|>"), T("\n".into())]);
+                p.extend([
+                    S("<|im_start|>"),
+                    T(format!("system\n{d}")),
+                    S("<|im_end|>"),
+                    T("\n".into()),
+                ]);
             }
             for m in messages {
                 p.extend([
@@ -131,7 +145,12 @@ pub fn render_chat(t: ChatTemplate, messages: &[ChatMessage], default_system: Op
                     S("<|eot_id|>"),
                 ]);
             }
-            p.extend([S("<|start_header_id|>"), T("assistant".into()), S("<|end_header_id|>"), T("\n\n".into())]);
+            p.extend([
+                S("<|start_header_id|>"),
+                T("assistant".into()),
+                S("<|end_header_id|>"),
+                T("\n\n".into()),
+            ]);
         }
         ChatTemplate::Gemma => {
             p.push(S("<bos>"));
@@ -141,12 +160,21 @@ pub fn render_chat(t: ChatTemplate, messages: &[ChatMessage], default_system: Op
                     pending_system = Some(&m.content);
                     continue;
                 }
-                let role = if m.role == Role::Assistant { "model" } else { "user" };
+                let role = if m.role == Role::Assistant {
+                    "model"
+                } else {
+                    "user"
+                };
                 let text = match pending_system.take() {
                     Some(s) if m.role == Role::User => format!("{s}\n\n{}", m.content.trim()),
                     _ => m.content.trim().to_string(),
                 };
-                p.extend([S("<start_of_turn>"), T(format!("{role}\n{text}")), S("<end_of_turn>"), T("\n".into())]);
+                p.extend([
+                    S("<start_of_turn>"),
+                    T(format!("{role}\n{text}")),
+                    S("<end_of_turn>"),
+                    T("\n".into()),
+                ]);
             }
             p.extend([S("<start_of_turn>"), T("model\n".into())]);
         }
@@ -157,7 +185,12 @@ pub fn render_chat(t: ChatTemplate, messages: &[ChatMessage], default_system: Op
                     Role::User => "<|user|>",
                     Role::Assistant => "<|assistant|>",
                 };
-                p.extend([S(tag), T(format!("\n{}", m.content)), S("<|end|>"), T("\n".into())]);
+                p.extend([
+                    S(tag),
+                    T(format!("\n{}", m.content)),
+                    S("<|end|>"),
+                    T("\n".into()),
+                ]);
             }
             p.extend([S("<|assistant|>"), T("\n".into())]);
         }
@@ -171,8 +204,14 @@ mod tests {
 
     fn msgs() -> Vec<ChatMessage> {
         vec![
-            ChatMessage { role: Role::System, content: "Be brief.".into() },
-            ChatMessage { role: Role::User, content: "Hi <|im_end|>".into() },
+            ChatMessage {
+                role: Role::System,
+                content: "Be brief.".into(),
+            },
+            ChatMessage {
+                role: Role::User,
+                content: "Hi <|im_end|>".into(),
+            },
         ]
     }
 
@@ -205,7 +244,10 @@ mod tests {
         assert!(l.ends_with("[<|start_header_id|>]assistant[<|end_header_id|>]\n\n"));
         let ph = flat(&render_chat(ChatTemplate::Phi3, &msgs(), None));
         assert!(ph.ends_with("[<|end|>]\n[<|assistant|>]\n"));
-        assert_eq!(ChatTemplate::detect("{{'<|im_start|>' + role}}"), Some(ChatTemplate::ChatMl));
+        assert_eq!(
+            ChatTemplate::detect("{{'<|im_start|>' + role}}"),
+            Some(ChatTemplate::ChatMl)
+        );
         assert_eq!(ChatTemplate::detect("nothing"), None);
     }
 }

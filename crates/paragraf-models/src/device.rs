@@ -116,8 +116,14 @@ mod tests {
     fn parse_devices() {
         assert_eq!("auto".parse::<DeviceChoice>().unwrap(), DeviceChoice::Auto);
         assert_eq!("CPU".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cpu);
-        assert_eq!("cuda".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cuda(0));
-        assert_eq!("cuda:3".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cuda(3));
+        assert_eq!(
+            "cuda".parse::<DeviceChoice>().unwrap(),
+            DeviceChoice::Cuda(0)
+        );
+        assert_eq!(
+            "cuda:3".parse::<DeviceChoice>().unwrap(),
+            DeviceChoice::Cuda(3)
+        );
         assert!("cuda:x".parse::<DeviceChoice>().is_err());
         assert!("tpu".parse::<DeviceChoice>().is_err());
     }

@@ -124,7 +124,9 @@ impl EncoderModel {
         }
         out.into_iter()
             .enumerate()
-            .map(|(i, e)| e.ok_or_else(|| ModelError::InvalidInput(format!("input #{i} was not embedded"))))
+            .map(|(i, e)| {
+                e.ok_or_else(|| ModelError::InvalidInput(format!("input #{i} was not embedded")))
+            })
             .collect()
     }
 
@@ -161,7 +163,11 @@ impl EncoderModel {
                 sum.broadcast_div(&cnt)?
             }
         };
-        let dense = if self.normalize { l2_normalize(&dense)? } else { dense };
+        let dense = if self.normalize {
+            l2_normalize(&dense)?
+        } else {
+            dense
+        };
         let dense: Vec<Vec<f32>> = dense.to_vec2()?;
         let (weights, colbert) = match &self.heads {
             Some(heads) => {
@@ -195,7 +201,11 @@ impl EncoderModel {
                 let n = lens[i].saturating_sub(1);
                 c[i].iter().take(n).cloned().collect::<Vec<_>>()
             });
-            out.push(Embedding { dense: d, sparse, colbert });
+            out.push(Embedding {
+                dense: d,
+                sparse,
+                colbert,
+            });
         }
         Ok(out)
     }
@@ -214,7 +224,11 @@ pub(crate) struct TextEmbedder {
 impl TextEmbedder {
     /// Tokenizes with truncation to `max_tokens` (keeping the final special
     /// token); returns ids and the number of truncated inputs.
-    pub(crate) fn tokenize(&self, texts: &[&str], kind: TextKind) -> Result<(Vec<Vec<u32>>, usize), ModelError> {
+    pub(crate) fn tokenize(
+        &self,
+        texts: &[&str],
+        kind: TextKind,
+    ) -> Result<(Vec<Vec<u32>>, usize), ModelError> {
         let prefix = match kind {
             TextKind::Query => &self.query_prefix,
             TextKind::Passage => &self.passage_prefix,
@@ -267,7 +281,10 @@ impl Embedder for TextEmbedder {
     fn embed(&self, texts: &[&str], kind: TextKind) -> Result<EmbedBatch, ModelError> {
         let (ids, truncated) = self.tokenize(texts, kind)?;
         let embeddings = self.model.embed_ids(&ids)?;
-        Ok(EmbedBatch { embeddings, truncated })
+        Ok(EmbedBatch {
+            embeddings,
+            truncated,
+        })
     }
 
     fn token_count(&self, text: &str, kind: TextKind) -> Result<usize, ModelError> {
@@ -304,21 +321,35 @@ pub fn load_embedder(
     load_embedder_from_files(entry, &files, device)
 }
 
-fn open_weights(path: &Path, dtype: DType, device: &Device) -> Result<VarBuilder<'static>, ModelError> {
+fn open_weights(
+    path: &Path,
+    dtype: DType,
+    device: &Device,
+) -> Result<VarBuilder<'static>, ModelError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "safetensors" => {
             // Validate the header/size first so truncation gives a clear error.
             // SAFETY: the file is mapped read-only; model files are not expected
             // to change while the process runs.
-            let st = unsafe { candle_core::safetensors::MmapedSafetensors::new(path) }
-                .map_err(|e| ModelError::invalid(path, format!("not a valid safetensors file: {e}")))?;
-            Ok(VarBuilder::from_backend(Box::new(st), dtype, device.clone()))
+            let st =
+                unsafe { candle_core::safetensors::MmapedSafetensors::new(path) }.map_err(|e| {
+                    ModelError::invalid(path, format!("not a valid safetensors file: {e}"))
+                })?;
+            Ok(VarBuilder::from_backend(
+                Box::new(st),
+                dtype,
+                device.clone(),
+            ))
         }
         "bin" | "pt" | "pth" => {
             let pth = candle_core::pickle::PthTensors::new(path, None)
                 .map_err(|e| ModelError::invalid(path, format!("not a valid PyTorch file: {e}")))?;
-            Ok(VarBuilder::from_backend(Box::new(pth), dtype, device.clone()))
+            Ok(VarBuilder::from_backend(
+                Box::new(pth),
+                dtype,
+                device.clone(),
+            ))
         }
         _ => Err(ModelError::invalid(
             path,
@@ -347,10 +378,13 @@ pub fn load_embedder_from_files(
         path: "models.toml".into(),
         message: format!("model `{}` has no files.config", entry.name),
     })?;
-    let tok_path = files.tokenizer.as_ref().ok_or_else(|| ModelError::Registry {
-        path: "models.toml".into(),
-        message: format!("model `{}` has no files.tokenizer", entry.name),
-    })?;
+    let tok_path = files
+        .tokenizer
+        .as_ref()
+        .ok_or_else(|| ModelError::Registry {
+            path: "models.toml".into(),
+            message: format!("model `{}` has no files.tokenizer", entry.name),
+        })?;
     let cfg_text = std::fs::read_to_string(cfg_path).map_err(|source| ModelError::Io {
         path: cfg_path.clone(),
         source,
@@ -379,7 +413,9 @@ pub fn load_embedder_from_files(
     let tokenizer = load_tokenizer_json(tok_path)?;
     let vb = with_prefix(open_weights(&files.weights, dtype, device)?);
     let positions = match entry.architecture {
-        Architecture::XlmRoberta => Positions::Roberta { pad: cfg.pad_token_id },
+        Architecture::XlmRoberta => Positions::Roberta {
+            pad: cfg.pad_token_id,
+        },
         _ => Positions::Absolute,
     };
     let encoder = Encoder::load(vb, &cfg, positions)
@@ -395,13 +431,19 @@ pub fn load_embedder_from_files(
     build_text_embedder(entry, encoder, heads, tokenizer, tok_path, dtype, device)
 }
 
-fn load_colbert(path: &Path, hidden: usize, dtype: DType, device: &Device) -> Result<candle_nn::Linear, ModelError> {
+fn load_colbert(
+    path: &Path,
+    hidden: usize,
+    dtype: DType,
+    device: &Device,
+) -> Result<candle_nn::Linear, ModelError> {
     let vb = open_weights(path, dtype, device)?;
     let out = vb
         .get_unchecked_dtype("weight", dtype)
         .and_then(|w| w.dim(0))
         .map_err(|e| ModelError::invalid(path, format!("colbert head: {e}")))?;
-    candle_nn::linear(hidden, out, vb).map_err(|e| ModelError::invalid(path, format!("colbert head: {e}")))
+    candle_nn::linear(hidden, out, vb)
+        .map_err(|e| ModelError::invalid(path, format!("colbert head: {e}")))
 }
 
 pub(crate) fn load_tokenizer_json(path: &Path) -> Result<tokenizers::Tokenizer, ModelError> {
@@ -418,10 +460,12 @@ pub(crate) fn load_tokenizer_json(path: &Path) -> Result<tokenizers::Tokenizer, 
 }
 
 pub(crate) fn special_ids(tokenizer: &tokenizers::Tokenizer) -> HashSet<u32> {
-    ["<s>", "</s>", "<pad>", "<unk>", "[CLS]", "[SEP]", "[PAD]", "[UNK]"]
-        .iter()
-        .filter_map(|t| tokenizer.token_to_id(t))
-        .collect()
+    [
+        "<s>", "</s>", "<pad>", "<unk>", "[CLS]", "[SEP]", "[PAD]", "[UNK]",
+    ]
+    .iter()
+    .filter_map(|t| tokenizer.token_to_id(t))
+    .collect()
 }
 
 pub(crate) fn build_text_embedder(
@@ -435,7 +479,10 @@ pub(crate) fn build_text_embedder(
 ) -> Result<Box<dyn Embedder>, ModelError> {
     let max_tokens = entry.max_tokens.min(encoder.max_len());
     if max_tokens < 2 {
-        return Err(ModelError::invalid(tok_path, "max_tokens leaves no room for text"));
+        return Err(ModelError::invalid(
+            tok_path,
+            "max_tokens leaves no room for text",
+        ));
     }
     let info = EmbedderInfo {
         name: entry.name.clone(),
@@ -450,7 +497,10 @@ pub(crate) fn build_text_embedder(
         if d != info.dim {
             return Err(ModelError::invalid(
                 tok_path,
-                format!("models.toml says dim {d} but the model has hidden size {}", info.dim),
+                format!(
+                    "models.toml says dim {d} but the model has hidden size {}",
+                    info.dim
+                ),
             ));
         }
     }

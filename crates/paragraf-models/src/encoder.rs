@@ -119,7 +119,11 @@ pub struct Encoder {
 
 impl Encoder {
     /// Loads the encoder from `vb` (tensor names as in HF BertModel / XLMRobertaModel).
-    pub fn load(vb: VarBuilder, cfg: &EncoderConfig, positions: Positions) -> candle_core::Result<Self> {
+    pub fn load(
+        vb: VarBuilder,
+        cfg: &EncoderConfig,
+        positions: Positions,
+    ) -> candle_core::Result<Self> {
         if cfg.num_attention_heads == 0 || cfg.hidden_size % cfg.num_attention_heads != 0 {
             candle_core::bail!(
                 "hidden_size {} is not divisible by num_attention_heads {}",
@@ -181,7 +185,12 @@ impl Encoder {
 
     /// Runs the encoder on right-padded `ids` (`[B, L]`, u32) with `lens[b]`
     /// real tokens each; returns hidden states `[B, L, H]` in the compute dtype.
-    pub fn forward(&self, ids: &Tensor, lens: &[usize], dtype: DType) -> candle_core::Result<Tensor> {
+    pub fn forward(
+        &self,
+        ids: &Tensor,
+        lens: &[usize],
+        dtype: DType,
+    ) -> candle_core::Result<Tensor> {
         let (b, l) = ids.dims2()?;
         let dev = ids.device();
         let mut pos = Vec::with_capacity(b * l);
@@ -220,11 +229,14 @@ impl Encoder {
             let v = split(layer.v.forward(&x)?)?;
             let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&bias)?;
             let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-            let ctx = probs
-                .matmul(&v)?
-                .transpose(1, 2)?
-                .reshape((b, l, self.heads * self.head_dim))?;
-            let a = layer.attn_ln.forward(&(layer.attn_out.forward(&ctx)? + &x)?)?;
+            let ctx =
+                probs
+                    .matmul(&v)?
+                    .transpose(1, 2)?
+                    .reshape((b, l, self.heads * self.head_dim))?;
+            let a = layer
+                .attn_ln
+                .forward(&(layer.attn_out.forward(&ctx)? + &x)?)?;
             let i = layer.inter.forward(&a)?;
             let i = match self.act {
                 Act::GeluErf => i.gelu_erf()?,
@@ -268,7 +280,11 @@ impl M3Heads {
 
 /// L2-normalizes along the last dimension (zero vectors stay zero).
 pub fn l2_normalize(v: &Tensor) -> candle_core::Result<Tensor> {
-    let n = v.sqr()?.sum_keepdim(D::Minus1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
+    let n = v
+        .sqr()?
+        .sum_keepdim(D::Minus1)?
+        .sqrt()?
+        .clamp(1e-12, f64::MAX)?;
     v.broadcast_div(&n)
 }
 
@@ -280,42 +296,116 @@ pub fn random_encoder_tensors(
     seed: u64,
     device: &Device,
 ) -> candle_core::Result<std::collections::HashMap<String, Tensor>> {
-    device.set_seed(seed)?;
+    let rng = std::cell::RefCell::new(SplitMix(seed));
+    let randn = |shape: &[usize], std: f32| -> candle_core::Result<Tensor> {
+        let n: usize = shape.iter().product();
+        let v = rng.borrow_mut().normal_vec(n, std);
+        Tensor::from_vec(v, shape, &Device::Cpu)?.to_device(device)
+    };
     let h = cfg.hidden_size;
     let mut t = std::collections::HashMap::new();
-    let mut rnd = |name: String, shape: &[usize]| -> candle_core::Result<()> {
-        t.insert(name, Tensor::randn(0f32, 0.02, shape, device)?);
+    t.insert(
+        "embeddings.word_embeddings.weight".into(),
+        randn(&[cfg.vocab_size, h], 0.02)?,
+    );
+    t.insert(
+        "embeddings.position_embeddings.weight".into(),
+        randn(&[cfg.max_position_embeddings, h], 0.02)?,
+    );
+    t.insert(
+        "embeddings.token_type_embeddings.weight".into(),
+        randn(&[cfg.type_vocab_size, h], 0.02)?,
+    );
+    let lin = |t: &mut std::collections::HashMap<String, Tensor>,
+               name: &str,
+               o: usize,
+               i: usize|
+     -> candle_core::Result<()> {
+        t.insert(format!("{name}.weight"), randn(&[o, i], 0.02)?);
+        t.insert(
+            format!("{name}.bias"),
+            Tensor::zeros(o, DType::F32, device)?,
+        );
         Ok(())
     };
-    rnd("embeddings.word_embeddings.weight".into(), &[cfg.vocab_size, h])?;
-    rnd("embeddings.position_embeddings.weight".into(), &[cfg.max_position_embeddings, h])?;
-    rnd("embeddings.token_type_embeddings.weight".into(), &[cfg.type_vocab_size, h])?;
-    let lin = |t: &mut std::collections::HashMap<String, Tensor>, name: &str, o: usize, i: usize| -> candle_core::Result<()> {
-        t.insert(format!("{name}.weight"), Tensor::randn(0f32, 0.02, (o, i), device)?);
-        t.insert(format!("{name}.bias"), Tensor::zeros(o, DType::F32, device)?);
-        Ok(())
-    };
-    let ln = |t: &mut std::collections::HashMap<String, Tensor>, name: &str| -> candle_core::Result<()> {
-        t.insert(format!("{name}.weight"), Tensor::ones(h, DType::F32, device)?);
-        t.insert(format!("{name}.bias"), Tensor::zeros(h, DType::F32, device)?);
+    let ln = |t: &mut std::collections::HashMap<String, Tensor>,
+              name: &str|
+     -> candle_core::Result<()> {
+        t.insert(
+            format!("{name}.weight"),
+            Tensor::ones(h, DType::F32, device)?,
+        );
+        t.insert(
+            format!("{name}.bias"),
+            Tensor::zeros(h, DType::F32, device)?,
+        );
         Ok(())
     };
     ln(&mut t, "embeddings.LayerNorm")?;
     for i in 0..cfg.num_hidden_layers {
         let p = format!("encoder.layer.{i}");
-        for n in ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"] {
+        for n in [
+            "attention.self.query",
+            "attention.self.key",
+            "attention.self.value",
+            "attention.output.dense",
+        ] {
             lin(&mut t, &format!("{p}.{n}"), h, h)?;
         }
         ln(&mut t, &format!("{p}.attention.output.LayerNorm"))?;
-        lin(&mut t, &format!("{p}.intermediate.dense"), cfg.intermediate_size, h)?;
-        lin(&mut t, &format!("{p}.output.dense"), h, cfg.intermediate_size)?;
+        lin(
+            &mut t,
+            &format!("{p}.intermediate.dense"),
+            cfg.intermediate_size,
+            h,
+        )?;
+        lin(
+            &mut t,
+            &format!("{p}.output.dense"),
+            h,
+            cfg.intermediate_size,
+        )?;
         ln(&mut t, &format!("{p}.output.LayerNorm"))?;
     }
     if m3_heads {
         // sparse bias positive so that some weights survive the ReLU.
-        t.insert("sparse_linear.weight".into(), Tensor::randn(0f32, 0.5, (1, h), device)?);
+        t.insert("sparse_linear.weight".into(), randn(&[1, h], 0.5)?);
         t.insert("sparse_linear.bias".into(), Tensor::new(&[0.1f32], device)?);
         lin(&mut t, "colbert_linear", h, h)?;
     }
     Ok(t)
+}
+
+/// A small deterministic PRNG (SplitMix64) for random weights: candle's CPU
+/// device cannot be seeded, and tests need reproducible models.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in (0, 1].
+    fn unit(&mut self) -> f32 {
+        ((self.next_u64() >> 40) as f32 + 1.0) / (1u64 << 24) as f32
+    }
+
+    /// `n` normal samples with standard deviation `std` (Box-Muller).
+    pub fn normal_vec(&mut self, n: usize, std: f32) -> Vec<f32> {
+        let mut v = Vec::with_capacity(n + 1);
+        while v.len() < n {
+            let (u1, u2) = (self.unit(), self.unit());
+            let r = (-2.0 * u1.ln()).sqrt() * std;
+            let a = std::f32::consts::TAU * u2;
+            v.push(r * a.cos());
+            v.push(r * a.sin());
+        }
+        v.truncate(n);
+        v
+    }
 }

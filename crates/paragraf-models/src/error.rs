@@ -23,20 +23,16 @@ pub enum ModelError {
         known: String,
     },
     /// A model file could not be found locally (and was not downloaded).
-    #[error("model `{model}`: file `{file}` not found (hub: {repo}@{revision}); looked in: {searched}{hint}")]
+    #[error("model `{model}`: file `{file}` not found (hub: {repo}); looked in: {searched}")]
     NotFound {
         /// Registry name.
         model: String,
         /// File name in the repository.
         file: String,
-        /// Hub repository.
+        /// Hub repository and revision (`owner/name@revision`).
         repo: String,
-        /// Revision.
-        revision: String,
-        /// Places searched.
+        /// Places searched, and how to make the file available.
         searched: String,
-        /// Extra hint (e.g. how to allow downloads).
-        hint: String,
     },
     /// Download failed or is not available in this build.
     #[error("download of {repo}/{file}: {message}")]

