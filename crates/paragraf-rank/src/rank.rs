@@ -72,6 +72,24 @@ impl Stage {
     }
 }
 
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Stage {
+    type Err = String;
+    /// Parse `dense_only`, `lexical_only`, `fused`, `rerank`, `full` (also with `-`).
+    fn from_str(s: &str) -> Result<Stage, String> {
+        let norm = s.trim().to_ascii_lowercase().replace('-', "_");
+        Stage::ALL
+            .into_iter()
+            .find(|st| st.as_str() == norm)
+            .ok_or_else(|| format!("unknown stage `{s}` (expected one of: dense_only, lexical_only, fused, rerank, full)"))
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Term {
     name: &'static str,
@@ -794,6 +812,16 @@ pub fn ids(results: &[SearchResult]) -> Vec<&ChunkId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stage_names_round_trip() {
+        for st in Stage::ALL {
+            assert_eq!(st.as_str().parse::<Stage>().unwrap(), st);
+            assert_eq!(serde_json::to_string(&st).unwrap(), format!("\"{st}\""));
+        }
+        assert_eq!("Dense-Only".parse::<Stage>().unwrap(), Stage::DenseOnly);
+        assert!("bm25".parse::<Stage>().unwrap_err().contains("bm25"));
+    }
 
     #[test]
     fn norm_numbers() {
