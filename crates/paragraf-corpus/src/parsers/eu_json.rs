@@ -397,6 +397,16 @@ fn join_points(blocks: &[String]) -> Vec<Line> {
             pending = Some(clean);
             continue;
         }
+        // A numbered paragraph never continues a point marker (GDPR Art. 97
+        // has empty points `(a)`, `(b)` right before paragraph 3).
+        if PARA_RE.is_match(b) {
+            if let Some(p) = pending.take() {
+                out.push(Line {
+                    raw: p.clone(),
+                    clean: p,
+                });
+            }
+        }
         match pending.take() {
             Some(p) => {
                 let joined = format!("{p} {clean}");
@@ -724,6 +734,19 @@ mod tests {
         assert_eq!(u[0].label.as_deref(), Some("Abs. 1"));
         assert_eq!(u[0].text, "The controller shall:\n(a) do this;");
         assert_eq!(u[1].text, "Second.");
+    }
+
+    #[test]
+    fn empty_points_do_not_swallow_the_next_paragraph() {
+        let u = paragraph_units(&b(&[
+            "2.\u{a0}\u{a0}\u{a0}The Commission shall examine:",
+            "(a)",
+            "(b)",
+            "3.\u{a0}\u{a0}\u{a0}Third.",
+        ]));
+        assert_eq!(u.len(), 2);
+        assert_eq!(u[0].text, "The Commission shall examine:\n(a)\n(b)");
+        assert_eq!(u[1].label.as_deref(), Some("Abs. 3"));
     }
 
     #[test]
