@@ -179,9 +179,11 @@ pub trait Backend: Send + Sync + 'static {
     /// reference (`Art. 37 DSGVO`). `Ok(None)` when unknown.
     fn norm(&self, id: &str) -> Result<Option<NormView>, BackendError>;
 
-    /// True once index and models are loaded (`/readyz`).
+    /// True once index and models are loaded (`/readyz`). Called on the async
+    /// runtime: must be cheap and must not block.
     fn ready(&self) -> bool;
 
     /// Names of the loaded index and models, for `/readyz` and the web page.
+    /// Called on the async runtime: must be cheap and must not block.
     fn info(&self) -> serde_json::Value;
 }

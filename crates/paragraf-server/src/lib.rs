@@ -11,6 +11,19 @@
 //! `GET /v1/norms/{id}`, `POST /v1/chat/completions`, `GET /v1/models`,
 //! `GET /healthz`, `GET /readyz`, `GET /metrics`, `GET /openapi.json`,
 //! `GET /` and `GET /assets/*`. Bearer auth (when configured) guards `/v1/*`.
+//!
+//! Wiring in the binary (`paragraf serve`):
+//!
+//! ```ignore
+//! paragraf_server::init_json_logging();
+//! let backend: Arc<dyn paragraf_server::Backend> = Arc::new(EngineBackend::load(&index_dir)?);
+//! let cfg = paragraf_server::ServerConfig {
+//!     addr: "127.0.0.1:8080".parse()?,
+//!     api_key: std::env::var("PARAGRAF_API_KEY").ok(),
+//!     ..Default::default()
+//! };
+//! paragraf_server::serve(backend, cfg).await?; // returns after Ctrl-C / SIGTERM
+//! ```
 
 pub mod backend;
 pub mod config;
