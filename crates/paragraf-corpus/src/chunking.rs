@@ -45,8 +45,16 @@ impl ChunkText {
     /// a continuation piece; `p{n}` when the first piece is unlabelled.
     pub fn subunit(&self, part: usize) -> String {
         match self.pieces.first() {
-            Some(Piece { label: Some(l), cont: 0, .. }) => l.clone(),
-            Some(Piece { label: Some(l), cont, .. }) => format!("{l}.{}", cont + 1),
+            Some(Piece {
+                label: Some(l),
+                cont: 0,
+                ..
+            }) => l.clone(),
+            Some(Piece {
+                label: Some(l),
+                cont,
+                ..
+            }) => format!("{l}.{}", cont + 1),
             _ => format!("p{}", part + 1),
         }
     }
@@ -54,7 +62,11 @@ impl ChunkText {
     /// Citation label range of the chunk: `Abs. 1`, `Abs. 1–3`; None when
     /// no piece is labelled.
     pub fn label_range(&self) -> Option<String> {
-        let labels: Vec<&str> = self.pieces.iter().filter_map(|p| p.label.as_deref()).collect();
+        let labels: Vec<&str> = self
+            .pieces
+            .iter()
+            .filter_map(|p| p.label.as_deref())
+            .collect();
         let first = *labels.first()?;
         let last = *labels.last()?;
         if first == last {
@@ -83,10 +95,18 @@ pub fn chunk_units(units: &[RawUnit], max_tokens: usize) -> Vec<ChunkText> {
     let mut pieces = Vec::new();
     for u in units {
         if u.text.chars().count() <= max_chars {
-            pieces.push(Piece { label: u.label.clone(), cont: 0, text: u.text.clone() });
+            pieces.push(Piece {
+                label: u.label.clone(),
+                cont: 0,
+                text: u.text.clone(),
+            });
         } else {
             for (k, t) in split_long(&u.text, max_chars).into_iter().enumerate() {
-                pieces.push(Piece { label: u.label.clone(), cont: k as u32, text: t });
+                pieces.push(Piece {
+                    label: u.label.clone(),
+                    cont: k as u32,
+                    text: t,
+                });
             }
         }
     }
@@ -109,7 +129,11 @@ pub fn chunk_units(units: &[RawUnit], max_tokens: usize) -> Vec<ChunkText> {
 }
 
 fn finish(pieces: Vec<Piece>) -> ChunkText {
-    let text = pieces.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("\n\n");
+    let text = pieces
+        .iter()
+        .map(|p| p.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n");
     ChunkText { pieces, text }
 }
 
@@ -163,12 +187,18 @@ mod tests {
     use super::*;
 
     fn u(label: Option<&str>, text: &str) -> RawUnit {
-        RawUnit { label: label.map(String::from), text: text.into() }
+        RawUnit {
+            label: label.map(String::from),
+            text: text.into(),
+        }
     }
 
     #[test]
     fn short_norm_is_one_chunk() {
-        let c = chunk_units(&[u(Some("Abs. 1"), "(1) a"), u(Some("Abs. 2"), "(2) b")], 480);
+        let c = chunk_units(
+            &[u(Some("Abs. 1"), "(1) a"), u(Some("Abs. 2"), "(2) b")],
+            480,
+        );
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].text, "(1) a\n\n(2) b");
         assert_eq!(c[0].label_range().as_deref(), Some("Abs. 1–2"));
@@ -177,7 +207,9 @@ mod tests {
     #[test]
     fn splits_at_absatz_boundaries_within_budget() {
         let long = "x".repeat(1000);
-        let units: Vec<RawUnit> = (1..=4).map(|i| u(Some(&format!("Abs. {i}")), &format!("({i}) {long}"))).collect();
+        let units: Vec<RawUnit> = (1..=4)
+            .map(|i| u(Some(&format!("Abs. {i}")), &format!("({i}) {long}")))
+            .collect();
         let c = chunk_units(&units, 480); // 1536 chars
         assert_eq!(c.len(), 4);
         assert_eq!(c[2].subunit(2), "Abs. 3");
@@ -188,7 +220,10 @@ mod tests {
 
     #[test]
     fn oversized_unit_is_split_and_labelled() {
-        let text = (0..200).map(|i| format!("Satz {i} ist hier.")).collect::<Vec<_>>().join(" ");
+        let text = (0..200)
+            .map(|i| format!("Satz {i} ist hier."))
+            .collect::<Vec<_>>()
+            .join(" ");
         let c = chunk_units(&[u(Some("Abs. 1"), &text)], 100);
         assert!(c.len() > 1);
         assert_eq!(c[0].subunit(0), "Abs. 1");
@@ -196,8 +231,15 @@ mod tests {
         for ch in &c {
             assert!(estimate_tokens(&ch.text) <= 100, "{}", ch.text.len());
         }
-        let joined: String = c.iter().map(|x| x.text.replace('\n', " ")).collect::<Vec<_>>().join(" ");
-        assert_eq!(joined.split_whitespace().count(), text.split_whitespace().count());
+        let joined: String = c
+            .iter()
+            .map(|x| x.text.replace('\n', " "))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(
+            joined.split_whitespace().count(),
+            text.split_whitespace().count()
+        );
     }
 
     #[test]

@@ -21,7 +21,11 @@ pub enum CorpusError {
     Parse(#[from] ParseError),
     /// A saved corpus is malformed.
     #[error("{}: line {line}: {message}", path.display())]
-    Format { path: PathBuf, line: usize, message: String },
+    Format {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     /// The corpus directory does not exist or is not a directory.
     #[error("{}: corpus directory not found; pass the folder with de/, eu/, controls/ …", path.display())]
     NoCorpus { path: PathBuf },
@@ -29,6 +33,9 @@ pub enum CorpusError {
 
 impl CorpusError {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        CorpusError::Io { path: path.into(), source }
+        CorpusError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

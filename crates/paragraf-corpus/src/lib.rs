@@ -12,10 +12,12 @@ pub mod pipeline;
 pub mod refs;
 pub mod scale;
 
-pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use error::CorpusError;
 pub use manifest::Manifest;
+pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use parsers::SourceFormat;
-pub use pipeline::{ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile};
-pub use refs::{extract_references, parse_norm_query, Extracted};
+pub use pipeline::{
+    ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
+};
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
+pub use refs::{extract_references, parse_norm_query, Extracted};

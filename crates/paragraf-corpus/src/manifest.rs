@@ -152,7 +152,10 @@ pub struct Manifest {
 
 /// Alias key: lower-case letters and digits only (`DS-GVO` → `dsgvo`).
 pub fn alias_key(s: &str) -> String {
-    s.chars().filter(|c| c.is_alphanumeric()).flat_map(|c| c.to_lowercase()).collect()
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
 }
 
 impl Manifest {
@@ -169,8 +172,12 @@ impl Manifest {
 
     /// Parse and validate manifest TOML; `origin` names it in errors.
     pub fn from_toml_str(s: &str, origin: &str) -> Result<Manifest, CorpusError> {
-        let err = |message: String| CorpusError::Manifest { file: origin.to_string(), message };
-        let f: ManifestFile = toml::from_str(s).map_err(|e| err(e.to_string().trim_end().to_string()))?;
+        let err = |message: String| CorpusError::Manifest {
+            file: origin.to_string(),
+            message,
+        };
+        let f: ManifestFile =
+            toml::from_str(s).map_err(|e| err(e.to_string().trim_end().to_string()))?;
         let mut alias_index = HashMap::new();
         let mut act_index = HashMap::new();
         for (i, r) in f.regulation.iter().enumerate() {
@@ -204,24 +211,39 @@ impl Manifest {
         };
         let known = |name: &str| m.regulations.iter().any(|r| r.name == name);
         for r in &m.regulations {
-            for (field, v) in [("supersedes", &r.supersedes), ("superseded_by", &r.superseded_by)] {
+            for (field, v) in [
+                ("supersedes", &r.supersedes),
+                ("superseded_by", &r.superseded_by),
+            ] {
                 if let Some(v) = v {
                     if !known(v) && !v.starts_with("OWASP") {
-                        return Err(err(format!("regulation `{}`: field `{field}` names unknown regulation `{v}`", r.name)));
+                        return Err(err(format!(
+                            "regulation `{}`: field `{field}` names unknown regulation `{v}`",
+                            r.name
+                        )));
                     }
                 }
             }
             if r.status == Status::Superseded && r.superseded_by.is_none() {
-                return Err(err(format!("regulation `{}`: status superseded needs field `superseded_by`", r.name)));
+                return Err(err(format!(
+                    "regulation `{}`: status superseded needs field `superseded_by`",
+                    r.name
+                )));
             }
         }
         for s in &m.sources {
             match &s.regulation {
                 Some(reg) if !known(reg) => {
-                    return Err(err(format!("source `{}`: field `regulation` names unknown regulation `{reg}`", s.path)))
+                    return Err(err(format!(
+                        "source `{}`: field `regulation` names unknown regulation `{reg}`",
+                        s.path
+                    )))
                 }
                 None if !s.format.is_mapping() => {
-                    return Err(err(format!("source `{}`: missing field `regulation`", s.path)))
+                    return Err(err(format!(
+                        "source `{}`: missing field `regulation`",
+                        s.path
+                    )))
                 }
                 _ => {}
             }
@@ -229,7 +251,10 @@ impl Manifest {
         for r in &m.role_rules {
             for reg in &r.regulations {
                 if !known(reg) {
-                    return Err(err(format!("role_rule `{}`: field `regulations` names unknown regulation `{reg}`", r.name)));
+                    return Err(err(format!(
+                        "role_rule `{}`: field `regulations` names unknown regulation `{reg}`",
+                        r.name
+                    )));
                 }
             }
         }
@@ -239,7 +264,9 @@ impl Manifest {
     /// Canonical regulation name for an alias (case-insensitive, ignoring
     /// spaces, `-`, `_`, `.`): `GDPR` → `DSGVO`, `AI Act` → `KI-VO`.
     pub fn canonical_regulation(&self, alias: &str) -> Option<&str> {
-        self.alias_index.get(&alias_key(alias)).map(|&i| self.regulations[i].name.as_str())
+        self.alias_index
+            .get(&alias_key(alias))
+            .map(|&i| self.regulations[i].name.as_str())
     }
 
     /// The regulation entry of a canonical name.
@@ -249,17 +276,24 @@ impl Manifest {
 
     /// Canonical regulation of an EU act number (`2016/679`) or CELEX id.
     pub fn regulation_by_act_number(&self, number: &str) -> Option<&str> {
-        self.act_index.get(&number.trim().to_ascii_uppercase()).map(|&i| self.regulations[i].name.as_str())
+        self.act_index
+            .get(&number.trim().to_ascii_uppercase())
+            .map(|&i| self.regulations[i].name.as_str())
     }
 
     /// Position of a regulation in the manifest (sort order of chunks).
     pub fn regulation_rank(&self, name: &str) -> usize {
-        self.regulations.iter().position(|r| r.name == name).unwrap_or(usize::MAX)
+        self.regulations
+            .iter()
+            .position(|r| r.name == name)
+            .unwrap_or(usize::MAX)
     }
 
     /// Domains of a regulation (empty when unknown).
     pub fn domains(&self, regulation: &str) -> &[Domain] {
-        self.regulation(regulation).map(|r| r.domains.as_slice()).unwrap_or(&[])
+        self.regulation(regulation)
+            .map(|r| r.domains.as_slice())
+            .unwrap_or(&[])
     }
 
     /// Jurisdiction of a regulation.
@@ -274,14 +308,19 @@ impl Manifest {
 
     /// Source class of a regulation's main source (first source entry).
     pub fn source_class(&self, regulation: &str) -> Option<SourceClass> {
-        self.sources.iter().find(|s| s.regulation.as_deref() == Some(regulation)).map(|s| s.source_class)
+        self.sources
+            .iter()
+            .find(|s| s.regulation.as_deref() == Some(regulation))
+            .map(|s| s.source_class)
     }
 
     /// Whether a corpus-relative path is ignored by rule (README, LICENSE,
     /// `*.meta.json`, `scale/`, `eval/`).
     pub fn is_ignored(&self, rel: &str) -> bool {
         let name = rel.rsplit('/').next().unwrap_or(rel);
-        self.ignore.iter().any(|g| glob_match(g, rel) || (!g.contains('/') && glob_match(g, name)))
+        self.ignore
+            .iter()
+            .any(|g| glob_match(g, rel) || (!g.contains('/') && glob_match(g, name)))
     }
 
     /// The source entry matching a corpus-relative path (first match).
@@ -290,7 +329,12 @@ impl Manifest {
     }
 
     /// Apply the role rules to a norm of a source.
-    pub fn decide_role(&self, norm: &RawNorm, regulation: &str, source: &SourceEntry) -> RoleDecision {
+    pub fn decide_role(
+        &self,
+        norm: &RawNorm,
+        regulation: &str,
+        source: &SourceEntry,
+    ) -> RoleDecision {
         for r in &self.role_rules {
             if rule_matches(r, norm, regulation, source) {
                 return RoleDecision {
@@ -300,7 +344,11 @@ impl Manifest {
                 };
             }
         }
-        RoleDecision { role: source.default_role, source_class: source.source_class, rule: "default".into() }
+        RoleDecision {
+            role: source.default_role,
+            source_class: source.source_class,
+            rule: "default".into(),
+        }
     }
 
     /// Scope hints that apply to a norm (`BDSG Teil 3 (§§ 45–84) …`).
@@ -318,8 +366,12 @@ fn in_range(norm: &str, from: &str, to: &str) -> bool {
 }
 
 fn same_prefix(a: &str, b: &str) -> bool {
-    a.chars().take_while(|c| !c.is_ascii_digit()).collect::<String>()
-        == b.chars().take_while(|c| !c.is_ascii_digit()).collect::<String>()
+    a.chars()
+        .take_while(|c| !c.is_ascii_digit())
+        .collect::<String>()
+        == b.chars()
+            .take_while(|c| !c.is_ascii_digit())
+            .collect::<String>()
 }
 
 fn rule_matches(r: &RoleRule, n: &RawNorm, regulation: &str, s: &SourceEntry) -> bool {
@@ -333,7 +385,12 @@ fn rule_matches(r: &RoleRule, n: &RawNorm, regulation: &str, s: &SourceEntry) ->
         return false;
     }
     if !r.norms.is_empty()
-        && !r.norms.iter().any(|x| n.norm == *x || n.norm.strip_prefix(x.as_str()).is_some_and(|t| t.starts_with(' ')))
+        && !r.norms.iter().any(|x| {
+            n.norm == *x
+                || n.norm
+                    .strip_prefix(x.as_str())
+                    .is_some_and(|t| t.starts_with(' '))
+        })
     {
         return false;
     }
@@ -344,7 +401,11 @@ fn rule_matches(r: &RoleRule, n: &RawNorm, regulation: &str, s: &SourceEntry) ->
     }
     if !r.title_keywords.is_empty() {
         let t = n.title.to_lowercase();
-        if !r.title_keywords.iter().any(|k| t.contains(&k.to_lowercase())) {
+        if !r
+            .title_keywords
+            .iter()
+            .any(|k| t.contains(&k.to_lowercase()))
+        {
             return false;
         }
     }
@@ -427,7 +488,12 @@ mod tests {
     #[test]
     fn superseded_laws_have_successors() {
         let m = m();
-        for (old, new) in [("BDSG 1990", "BDSG"), ("BSIG 2009", "BSIG"), ("TMG", "DDG"), ("TTDSG 2021", "TDDDG")] {
+        for (old, new) in [
+            ("BDSG 1990", "BDSG"),
+            ("BSIG 2009", "BSIG"),
+            ("TMG", "DDG"),
+            ("TTDSG 2021", "TDDDG"),
+        ] {
             let r = m.regulation(old).unwrap();
             assert_eq!(r.status, Status::Superseded);
             assert_eq!(r.superseded_by.as_deref(), Some(new));
@@ -438,11 +504,49 @@ mod tests {
     fn every_design_name_is_a_regulation() {
         let m = m();
         for n in [
-            "DSGVO", "BDSG", "TDDDG", "BSIG", "BSI-KritisV", "KRITISDachG", "DDG", "ProdHaftG", "ProdSG", "HinSchG",
-            "GeschGehG", "TKG", "BetrVG", "AGG", "ArbSchG", "UWG", "HGB", "AO", "GwG", "KUG", "EGovG", "NIS2", "CRA",
-            "KI-VO", "MVO", "PLD", "ePrivacy-RL", "DORA", "Data Act", "CSA", "RED", "GPSR", "JI-RL", "revDSG",
-            "UK GDPR", "BDSG 1990", "BSIG 2009", "TMG", "TTDSG 2021", "NIST SP 800-53", "NIST SP 800-82",
-            "OWASP ASVS", "BSI GS++",
+            "DSGVO",
+            "BDSG",
+            "TDDDG",
+            "BSIG",
+            "BSI-KritisV",
+            "KRITISDachG",
+            "DDG",
+            "ProdHaftG",
+            "ProdSG",
+            "HinSchG",
+            "GeschGehG",
+            "TKG",
+            "BetrVG",
+            "AGG",
+            "ArbSchG",
+            "UWG",
+            "HGB",
+            "AO",
+            "GwG",
+            "KUG",
+            "EGovG",
+            "NIS2",
+            "CRA",
+            "KI-VO",
+            "MVO",
+            "PLD",
+            "ePrivacy-RL",
+            "DORA",
+            "Data Act",
+            "CSA",
+            "RED",
+            "GPSR",
+            "JI-RL",
+            "revDSG",
+            "UK GDPR",
+            "BDSG 1990",
+            "BSIG 2009",
+            "TMG",
+            "TTDSG 2021",
+            "NIST SP 800-53",
+            "NIST SP 800-82",
+            "OWASP ASVS",
+            "BSI GS++",
         ] {
             assert!(m.regulation(n).is_some(), "{n}");
         }
@@ -453,19 +557,56 @@ mod tests {
         let m = m();
         let src = m.source_for("eu/de/dsgvo.formex.xml").unwrap().clone();
         let d = m.decide_role(&norm(NormKind::Recital, "ErwG 1", ""), "DSGVO", &src);
-        assert_eq!((d.role, d.source_class, d.rule.as_str()), (SourceRole::Interpretation, SourceClass::Recital, "recital"));
-        let d = m.decide_role(&norm(NormKind::Article, "Art. 4", "Begriffsbestimmungen"), "DSGVO", &src);
+        assert_eq!(
+            (d.role, d.source_class, d.rule.as_str()),
+            (SourceRole::Interpretation, SourceClass::Recital, "recital")
+        );
+        let d = m.decide_role(
+            &norm(NormKind::Article, "Art. 4", "Begriffsbestimmungen"),
+            "DSGVO",
+            &src,
+        );
         assert_eq!(d.role, SourceRole::Definition);
-        let d = m.decide_role(&norm(NormKind::Article, "Art. 33", "Meldung von Verletzungen des Schutzes"), "DSGVO", &src);
+        let d = m.decide_role(
+            &norm(
+                NormKind::Article,
+                "Art. 33",
+                "Meldung von Verletzungen des Schutzes",
+            ),
+            "DSGVO",
+            &src,
+        );
         assert_eq!(d.role, SourceRole::ProceduralRequirement);
-        let d = m.decide_role(&norm(NormKind::Article, "Art. 83", "Allgemeine Bedingungen für die Verhängung von Geldbußen"), "DSGVO", &src);
+        let d = m.decide_role(
+            &norm(
+                NormKind::Article,
+                "Art. 83",
+                "Allgemeine Bedingungen für die Verhängung von Geldbußen",
+            ),
+            "DSGVO",
+            &src,
+        );
         assert_eq!((d.role, d.rule.as_str()), (SourceRole::Sanction, "fines"));
-        let d = m.decide_role(&norm(NormKind::Article, "Art. 37", "Benennung"), "DSGVO", &src);
-        assert_eq!((d.role, d.rule.as_str()), (SourceRole::Obligation, "default"));
-        let cra = m.source_for("eu/en-annexes/cra-annexes.json").unwrap().clone();
+        let d = m.decide_role(
+            &norm(NormKind::Article, "Art. 37", "Benennung"),
+            "DSGVO",
+            &src,
+        );
+        assert_eq!(
+            (d.role, d.rule.as_str()),
+            (SourceRole::Obligation, "default")
+        );
+        let cra = m
+            .source_for("eu/en-annexes/cra-annexes.json")
+            .unwrap()
+            .clone();
         let d = m.decide_role(&norm(NormKind::Annex, "Anhang I", "ESSENTIAL"), "CRA", &cra);
         assert_eq!(d.role, SourceRole::OperationalRequirement);
-        let d = m.decide_role(&norm(NormKind::Annex, "Anhang II", "INFORMATION"), "CRA", &cra);
+        let d = m.decide_role(
+            &norm(NormKind::Annex, "Anhang II", "INFORMATION"),
+            "CRA",
+            &cra,
+        );
         assert_ne!(d.rule, "essential_requirements_annex");
     }
 
@@ -487,8 +628,14 @@ mod tests {
 
     #[test]
     fn globs_and_ignores() {
-        assert!(glob_match("mappings/iso27001-*.json", "mappings/iso27001-gdpr.json"));
-        assert!(!glob_match("mappings/iso27001-*.json", "mappings/nist-csf-gdpr.json"));
+        assert!(glob_match(
+            "mappings/iso27001-*.json",
+            "mappings/iso27001-gdpr.json"
+        ));
+        assert!(!glob_match(
+            "mappings/iso27001-*.json",
+            "mappings/nist-csf-gdpr.json"
+        ));
         let m = m();
         assert!(m.is_ignored("README.md"));
         assert!(m.is_ignored("de/gii/bdsg_2018.meta.json"));

@@ -36,7 +36,10 @@ fn roman(s: &str) -> Option<u64> {
 fn group(label: &str) -> u8 {
     if label.starts_with('§') || label.starts_with("Art") {
         0
-    } else if label.starts_with("Anhang") || label.starts_with("Anlage") || label.starts_with("Annex") {
+    } else if label.starts_with("Anhang")
+        || label.starts_with("Anlage")
+        || label.starts_with("Annex")
+    {
         1
     } else if label.starts_with("ErwG") {
         2
@@ -104,8 +107,27 @@ mod tests {
 
     #[test]
     fn natural_order() {
-        let mut v = vec!["§ 10", "§ 2", "Anhang IX", "ErwG 3", "§ 10a", "Anhang V", "Anhang IV"];
+        let mut v = vec![
+            "§ 10",
+            "§ 2",
+            "Anhang IX",
+            "ErwG 3",
+            "§ 10a",
+            "Anhang V",
+            "Anhang IV",
+        ];
         v.sort_by(|a, b| cmp_norms(a, b));
-        assert_eq!(v, vec!["§ 2", "§ 10", "§ 10a", "Anhang IV", "Anhang V", "Anhang IX", "ErwG 3"]);
+        assert_eq!(
+            v,
+            vec![
+                "§ 2",
+                "§ 10",
+                "§ 10a",
+                "Anhang IV",
+                "Anhang V",
+                "Anhang IX",
+                "ErwG 3"
+            ]
+        );
     }
 }

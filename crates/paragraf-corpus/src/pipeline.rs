@@ -10,7 +10,8 @@ use crate::parsers::{self, mappings, SourceFormat};
 use crate::raw::RawNorm;
 use crate::refs::{extract_references, parse_norm_query};
 use paragraf_types::{
-    Chunk, ChunkId, ControlMapping, EvidenceItem, Lang, MappingKind, NormRef, SourceClass, SourceRole, Status,
+    Chunk, ChunkId, ControlMapping, EvidenceItem, Lang, MappingKind, NormRef, SourceClass,
+    SourceRole, Status,
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,10 @@ pub struct IngestOptions {
 
 impl Default for IngestOptions {
     fn default() -> Self {
-        IngestOptions { max_tokens: DEFAULT_MAX_TOKENS, manifest: None }
+        IngestOptions {
+            max_tokens: DEFAULT_MAX_TOKENS,
+            manifest: None,
+        }
     }
 }
 
@@ -124,7 +128,11 @@ pub struct CorpusStats {
 }
 
 enum Outcome {
-    Norms { chunks: Vec<Chunk>, norms: usize, embedded_annexes: bool },
+    Norms {
+        chunks: Vec<Chunk>,
+        norms: usize,
+        embedded_annexes: bool,
+    },
     Controls(Vec<ControlMapping>, Vec<String>),
     Evidence(Vec<EvidenceItem>, Vec<String>),
 }
@@ -141,7 +149,9 @@ pub fn ingest(
         None => Manifest::builtin()?,
     };
     if !root.is_dir() {
-        return Err(CorpusError::NoCorpus { path: root.to_path_buf() });
+        return Err(CorpusError::NoCorpus {
+            path: root.to_path_buf(),
+        });
     }
     let mut files = Vec::new();
     walk(root, root, &mut files)?;
@@ -160,7 +170,10 @@ pub fn ingest(
         }
         match manifest.source_for(&rel) {
             Some(s) => work.push((rel, s.clone())),
-            None => report.skipped.push(SkippedFile { path: rel, reason: "no manifest entry".into() }),
+            None => report.skipped.push(SkippedFile {
+                path: rel,
+                reason: "no manifest entry".into(),
+            }),
         }
     }
 
@@ -172,7 +185,11 @@ pub fn ingest(
             let r = process_file(root, &rel, &src, &manifest, opts.max_tokens);
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(p) = progress {
-                p(Progress { done: d, total, file: rel.clone() });
+                p(Progress {
+                    done: d,
+                    total,
+                    file: rel.clone(),
+                });
             }
             (rel, src, r)
         })
@@ -184,7 +201,11 @@ pub fn ingest(
     for (rel, src, r) in results {
         match r {
             Err(reason) => report.skipped.push(SkippedFile { path: rel, reason }),
-            Ok(Outcome::Norms { chunks, norms, embedded_annexes }) => {
+            Ok(Outcome::Norms {
+                chunks,
+                norms,
+                embedded_annexes,
+            }) => {
                 if src.format == SourceFormat::EuAnnexJson {
                     for c in &chunks {
                         annex_files_norms.insert((c.regulation.clone(), c.norm.clone(), c.lang));
@@ -197,7 +218,11 @@ pub fn ingest(
                     norms,
                     chunks: chunks.len(),
                     records: 0,
-                    note: if norms == 0 { src.note.clone().or_else(|| Some("no citable units".into())) } else { None },
+                    note: if norms == 0 {
+                        src.note.clone().or_else(|| Some("no citable units".into()))
+                    } else {
+                        None
+                    },
                 });
                 if embedded_annexes {
                     embedded.push(report.files.len() - 1);
@@ -218,7 +243,10 @@ pub fn ingest(
     }
     // embedded annex copies of `eu/en` yield to the `eu/en-annexes` file
     if !embedded.is_empty() && !annex_files_norms.is_empty() {
-        let embedded_files: HashSet<String> = embedded.iter().map(|&i| report.files[i].path.clone()).collect();
+        let embedded_files: HashSet<String> = embedded
+            .iter()
+            .map(|&i| report.files[i].path.clone())
+            .collect();
         let mut dropped = BTreeSet::new();
         out.chunks.retain(|c| {
             let dup = embedded_files.contains(&c.source_file)
@@ -236,7 +264,9 @@ pub fn ingest(
     out.chunks.retain(|c| {
         let fresh = seen.insert(c.id.clone());
         if !fresh {
-            report.duplicates_dropped.push(format!("{} ({})", c.id, c.source_file));
+            report
+                .duplicates_dropped
+                .push(format!("{} ({})", c.id, c.source_file));
         }
         fresh
     });
@@ -248,19 +278,30 @@ pub fn ingest(
     sort_chunks(&mut out.chunks, &manifest);
     build_graph(&mut out.chunks);
     out.control_mappings.sort_by(|a, b| {
-        (a.regulation.as_str(), a.framework_id.as_str(), a.control_id.as_str(), a.source_file.as_str()).cmp(&(
-            b.regulation.as_str(),
-            b.framework_id.as_str(),
-            b.control_id.as_str(),
-            b.source_file.as_str(),
-        ))
+        (
+            a.regulation.as_str(),
+            a.framework_id.as_str(),
+            a.control_id.as_str(),
+            a.source_file.as_str(),
+        )
+            .cmp(&(
+                b.regulation.as_str(),
+                b.framework_id.as_str(),
+                b.control_id.as_str(),
+                b.source_file.as_str(),
+            ))
     });
     out.evidence.sort_by(|a, b| {
-        (a.regulation.as_str(), norm_key(norm_part(&a.norm)), a.artifact_name.as_str()).cmp(&(
-            b.regulation.as_str(),
-            norm_key(norm_part(&b.norm)),
-            b.artifact_name.as_str(),
-        ))
+        (
+            a.regulation.as_str(),
+            norm_key(norm_part(&a.norm)),
+            a.artifact_name.as_str(),
+        )
+            .cmp(&(
+                b.regulation.as_str(),
+                norm_key(norm_part(&b.norm)),
+                b.artifact_name.as_str(),
+            ))
     });
     report.wall_ms = start.elapsed().as_millis() as u64;
     out.report = report;
@@ -270,7 +311,10 @@ pub fn ingest(
 fn norm_part(r: &NormRef) -> &str {
     // `Art. 30 DSGVO` → `Art. 30`
     let s = r.as_str();
-    match s.find(' ').and_then(|i| s[i + 1..].find(' ').map(|j| i + 1 + j)) {
+    match s
+        .find(' ')
+        .and_then(|i| s[i + 1..].find(' ').map(|j| i + 1 + j))
+    {
         Some(k) => &s[..k],
         None => s,
     }
@@ -304,7 +348,10 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CorpusErro
             walk(root, &p, out)?;
         } else if ft.is_file() || ft.is_symlink() {
             let rel = p.strip_prefix(root).unwrap_or(&p);
-            let rel: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             out.push(rel.join("/"));
         }
     }
@@ -322,12 +369,20 @@ fn process_file(
     let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: cannot read: {e}"))?;
     match src.format {
         SourceFormat::IsoMapping | SourceFormat::NistCsfMapping => {
-            let kind = if src.format == SourceFormat::IsoMapping { MappingKind::Iso27001 } else { MappingKind::NistCsf };
-            let raws = mappings::parse_control_mappings(rel, &bytes, kind).map_err(|e| e.to_string())?;
+            let kind = if src.format == SourceFormat::IsoMapping {
+                MappingKind::Iso27001
+            } else {
+                MappingKind::NistCsf
+            };
+            let raws =
+                mappings::parse_control_mappings(rel, &bytes, kind).map_err(|e| e.to_string())?;
             let mut unresolved = Vec::new();
             let mut out = Vec::new();
             for r in raws {
-                let Some(reg) = manifest.canonical_regulation(&r.regulation).map(str::to_string) else {
+                let Some(reg) = manifest
+                    .canonical_regulation(&r.regulation)
+                    .map(str::to_string)
+                else {
                     unresolved.push(format!("{rel}: regulation `{}`", r.regulation));
                     continue;
                 };
@@ -362,7 +417,9 @@ fn process_file(
             let mut unresolved = Vec::new();
             let mut out = Vec::new();
             for r in raws {
-                let reg = manifest.canonical_regulation(&r.regulation).map(str::to_string);
+                let reg = manifest
+                    .canonical_regulation(&r.regulation)
+                    .map(str::to_string);
                 let (Some(reg), Some(label)) = (reg, mapping_label(&r.article)) else {
                     unresolved.push(format!("{rel}: {} `{}`", r.regulation, r.article));
                     continue;
@@ -370,7 +427,10 @@ fn process_file(
                 let mut cross = Vec::new();
                 for x in &r.cross_references {
                     let resolved = x.split_once(':').and_then(|(law, art)| {
-                        Some(NormRef::new(&mapping_label(art)?, manifest.canonical_regulation(law)?))
+                        Some(NormRef::new(
+                            &mapping_label(art)?,
+                            manifest.canonical_regulation(law)?,
+                        ))
                     });
                     match resolved {
                         Some(n) => cross.push(n),
@@ -397,14 +457,30 @@ fn process_file(
         }
         format => {
             let norms = parsers::parse(format, rel, &bytes).map_err(|e| e.to_string())?;
-            let regulation = src.regulation.clone().ok_or_else(|| format!("{rel}: manifest entry names no regulation"))?;
-            let embedded_annexes = norms.iter().any(|n| n.hints.iter().any(|h| h == "annex-source:embedded"));
+            let regulation = src
+                .regulation
+                .clone()
+                .ok_or_else(|| format!("{rel}: manifest entry names no regulation"))?;
+            let embedded_annexes = norms
+                .iter()
+                .any(|n| n.hints.iter().any(|h| h == "annex-source:embedded"));
             let n = norms.len();
             let mut chunks = Vec::new();
             for norm in &norms {
-                chunks.extend(build_chunks(norm, &regulation, src, rel, manifest, max_tokens));
+                chunks.extend(build_chunks(
+                    norm,
+                    &regulation,
+                    src,
+                    rel,
+                    manifest,
+                    max_tokens,
+                ));
             }
-            Ok(Outcome::Norms { chunks, norms: n, embedded_annexes })
+            Ok(Outcome::Norms {
+                chunks,
+                norms: n,
+                embedded_annexes,
+            })
         }
     }
 }
@@ -420,18 +496,31 @@ pub fn mapping_label(s: &str) -> Option<String> {
             return None;
         }
         let rest = &t[d.len()..];
-        let suffix: String = rest.chars().take(1).filter(|c| c.is_ascii_lowercase()).collect();
+        let suffix: String = rest
+            .chars()
+            .take(1)
+            .filter(|c| c.is_ascii_lowercase())
+            .collect();
         let after = rest.get(suffix.len()..).unwrap_or("");
         if after.chars().next().is_some_and(|c| c.is_alphanumeric()) {
             return None;
         }
         Some(format!("{d}{suffix}"))
     };
-    if let Some(rest) = s.strip_prefix("Annex ").or_else(|| s.strip_prefix("Anhang ")) {
-        let r: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    if let Some(rest) = s
+        .strip_prefix("Annex ")
+        .or_else(|| s.strip_prefix("Anhang "))
+    {
+        let r: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
         return (!r.is_empty()).then(|| format!("Anhang {r}"));
     }
-    if let Some(rest) = s.strip_prefix("Recital ").or_else(|| s.strip_prefix("ErwG ")) {
+    if let Some(rest) = s
+        .strip_prefix("Recital ")
+        .or_else(|| s.strip_prefix("ErwG "))
+    {
         return num(rest).map(|n| format!("ErwG {n}"));
     }
     for p in ["Article ", "Art. ", "Art "] {
@@ -458,7 +547,11 @@ pub fn build_chunks(
     let mut used = HashSet::new();
     let mut out = Vec::with_capacity(parts.len());
     for (i, p) in parts.iter().enumerate() {
-        let mut sub = if n_parts > 1 { Some(p.subunit(i)) } else { None };
+        let mut sub = if n_parts > 1 {
+            Some(p.subunit(i))
+        } else {
+            None
+        };
         let mut id = ChunkId::new(regulation, &norm.norm, sub.as_deref(), norm.lang);
         let mut k = 2;
         while !used.insert(id.clone()) {
@@ -482,7 +575,9 @@ pub fn build_chunks(
             breadcrumb: norm.breadcrumb.clone(),
             text: p.text.clone(),
             lang: norm.lang,
-            jurisdiction: reg.map(|r| r.jurisdiction).unwrap_or(paragraf_types::Jurisdiction::De),
+            jurisdiction: reg
+                .map(|r| r.jurisdiction)
+                .unwrap_or(paragraf_types::Jurisdiction::De),
             source_class: decision.source_class,
             source_role: decision.role,
             role_rule: decision.rule.clone(),
@@ -506,11 +601,17 @@ pub fn build_chunks(
 /// Deterministic order: manifest regulation order, language (de first), norm
 /// natural order, part, id.
 pub fn sort_chunks(chunks: &mut [Chunk], manifest: &Manifest) {
-    let rank: HashMap<&str, usize> =
-        manifest.regulations.iter().enumerate().map(|(i, r)| (r.name.as_str(), i)).collect();
+    let rank: HashMap<&str, usize> = manifest
+        .regulations
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.as_str(), i))
+        .collect();
     chunks.sort_by_cached_key(|c| {
         (
-            rank.get(c.regulation.as_str()).copied().unwrap_or(usize::MAX),
+            rank.get(c.regulation.as_str())
+                .copied()
+                .unwrap_or(usize::MAX),
             c.regulation.clone(),
             c.lang,
             norm_key(&c.norm),
@@ -550,7 +651,10 @@ pub fn build_graph(chunks: &mut [Chunk]) {
         c.references_out = keep;
     }
     for c in chunks.iter_mut() {
-        c.references_in = incoming.get(&c.norm_ref()).map(|s| s.iter().cloned().collect()).unwrap_or_default();
+        c.references_in = incoming
+            .get(&c.norm_ref())
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default();
     }
 }
 
@@ -594,7 +698,9 @@ impl Ingested {
         };
         let mut norms: BTreeSet<(&str, &str, Lang)> = BTreeSet::new();
         for c in &self.chunks {
-            *s.chunks_per_regulation.entry(c.regulation.clone()).or_default() += 1;
+            *s.chunks_per_regulation
+                .entry(c.regulation.clone())
+                .or_default() += 1;
             *s.per_class.entry(c.source_class.to_string()).or_default() += 1;
             *s.per_role.entry(c.source_role.to_string()).or_default() += 1;
             *s.per_role_rule.entry(c.role_rule.clone()).or_default() += 1;
@@ -609,10 +715,18 @@ impl Ingested {
         }
         s.norms = norms.len();
         for (reg, _, lang) in norms {
-            *s.norms_per_regulation.entry(reg.to_string()).or_default().entry(lang.to_string()).or_default() += 1;
+            *s.norms_per_regulation
+                .entry(reg.to_string())
+                .or_default()
+                .entry(lang.to_string())
+                .or_default() += 1;
         }
         let total = s.references_resolved + s.references_unresolved;
-        s.resolution_rate = if total == 0 { 0.0 } else { s.references_resolved as f64 / total as f64 };
+        s.resolution_rate = if total == 0 {
+            0.0
+        } else {
+            s.references_resolved as f64 / total as f64
+        };
         s
     }
 
@@ -620,9 +734,14 @@ impl Ingested {
     /// corpus order; also accepts a chunk id or an exact citation.
     pub fn find_norm(&self, query: &str) -> Vec<&Chunk> {
         let q = query.trim();
-        let refs: HashSet<NormRef> =
-            builtin_manifest().map(|m| parse_norm_query(q, m).into_iter().collect()).unwrap_or_default();
-        let hits: Vec<&Chunk> = self.chunks.iter().filter(|c| refs.contains(&c.norm_ref())).collect();
+        let refs: HashSet<NormRef> = builtin_manifest()
+            .map(|m| parse_norm_query(q, m).into_iter().collect())
+            .unwrap_or_default();
+        let hits: Vec<&Chunk> = self
+            .chunks
+            .iter()
+            .filter(|c| refs.contains(&c.norm_ref()))
+            .collect();
         if !hits.is_empty() {
             return hits;
         }
@@ -639,22 +758,36 @@ impl Ingested {
         if is_dir_target(path) {
             std::fs::create_dir_all(path).map_err(|e| CorpusError::io(path, e))?;
             write_jsonl(&path.join("chunks.jsonl"), self.chunks.iter())?;
-            write_jsonl(&path.join("control_mappings.jsonl"), self.control_mappings.iter())?;
+            write_jsonl(
+                &path.join("control_mappings.jsonl"),
+                self.control_mappings.iter(),
+            )?;
             write_jsonl(&path.join("evidence.jsonl"), self.evidence.iter())?;
             let p = path.join("report.json");
-            let s = serde_json::to_string_pretty(&self.report).map_err(|e| CorpusError::Format {
-                path: p.clone(),
-                line: 0,
-                message: e.to_string(),
-            })?;
+            let s =
+                serde_json::to_string_pretty(&self.report).map_err(|e| CorpusError::Format {
+                    path: p.clone(),
+                    line: 0,
+                    message: e.to_string(),
+                })?;
             std::fs::write(&p, s).map_err(|e| CorpusError::io(&p, e))
         } else {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent).map_err(|e| CorpusError::io(parent, e))?;
             }
             let recs = std::iter::once(Record::Report(self.report.clone()))
-                .chain(self.chunks.iter().cloned().map(|c| Record::Chunk(Box::new(c))))
-                .chain(self.control_mappings.iter().cloned().map(Record::ControlMapping))
+                .chain(
+                    self.chunks
+                        .iter()
+                        .cloned()
+                        .map(|c| Record::Chunk(Box::new(c))),
+                )
+                .chain(
+                    self.control_mappings
+                        .iter()
+                        .cloned()
+                        .map(Record::ControlMapping),
+                )
                 .chain(self.evidence.iter().cloned().map(Record::Evidence));
             let v: Vec<Record> = recs.collect();
             write_jsonl(path, v.iter())
@@ -666,8 +799,11 @@ impl Ingested {
         if path.is_dir() {
             let p = path.join("report.json");
             let s = std::fs::read_to_string(&p).map_err(|e| CorpusError::io(&p, e))?;
-            let report = serde_json::from_str(&s)
-                .map_err(|e| CorpusError::Format { path: p.clone(), line: e.line(), message: e.to_string() })?;
+            let report = serde_json::from_str(&s).map_err(|e| CorpusError::Format {
+                path: p.clone(),
+                line: e.line(),
+                message: e.to_string(),
+            })?;
             Ok(Ingested {
                 chunks: read_jsonl(&path.join("chunks.jsonl"))?,
                 control_mappings: read_jsonl(&path.join("control_mappings.jsonl"))?,
@@ -693,7 +829,10 @@ fn is_dir_target(path: &Path) -> bool {
     path.is_dir() || (!path.exists() && path.extension().is_none())
 }
 
-fn write_jsonl<'a, T: Serialize + 'a>(path: &Path, items: impl Iterator<Item = &'a T>) -> Result<(), CorpusError> {
+fn write_jsonl<'a, T: Serialize + 'a>(
+    path: &Path,
+    items: impl Iterator<Item = &'a T>,
+) -> Result<(), CorpusError> {
     let f = std::fs::File::create(path).map_err(|e| CorpusError::io(path, e))?;
     let mut w = BufWriter::new(f);
     for (i, it) in items.enumerate() {
@@ -716,18 +855,22 @@ fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, Corpu
         if line.trim().is_empty() {
             continue;
         }
-        out.push(serde_json::from_str(&line).map_err(|e| CorpusError::Format {
-            path: path.to_path_buf(),
-            line: i + 1,
-            message: e.to_string(),
-        })?);
+        out.push(
+            serde_json::from_str(&line).map_err(|e| CorpusError::Format {
+                path: path.to_path_buf(),
+                line: i + 1,
+                message: e.to_string(),
+            })?,
+        );
     }
     Ok(out)
 }
 
 /// Role/class helpers for callers that want the control pool.
 pub fn is_control_chunk(c: &Chunk) -> bool {
-    c.source_role.in_control_pool() || c.source_class == SourceClass::ControlStandard || c.source_role == SourceRole::ControlStandard
+    c.source_role.in_control_pool()
+        || c.source_class == SourceClass::ControlStandard
+        || c.source_role == SourceRole::ControlStandard
 }
 
 #[cfg(test)]
@@ -777,12 +920,19 @@ mod tests {
     #[test]
     fn graph_inverts_and_checks_existence() {
         let mut cs = vec![
-            chunk("BDSG", "§ 38", &["Art. 37 DSGVO", "§ 38 BDSG", "Art. 999 DSGVO"]),
+            chunk(
+                "BDSG",
+                "§ 38",
+                &["Art. 37 DSGVO", "§ 38 BDSG", "Art. 999 DSGVO"],
+            ),
             chunk("DSGVO", "Art. 37", &[]),
         ];
         build_graph(&mut cs);
         assert_eq!(cs[0].references_out, vec![NormRef("Art. 37 DSGVO".into())]);
-        assert_eq!(cs[0].unresolved_references, vec!["Art. 999 DSGVO".to_string()]);
+        assert_eq!(
+            cs[0].unresolved_references,
+            vec!["Art. 999 DSGVO".to_string()]
+        );
         assert_eq!(cs[1].references_in, vec![NormRef("§ 38 BDSG".into())]);
         assert!(cs[0].references_in.is_empty());
     }

@@ -88,6 +88,10 @@ pub struct ParseError {
 
 impl ParseError {
     pub fn new(file: &str, position: Option<String>, message: impl Into<String>) -> Self {
-        ParseError { file: file.to_string(), position, message: message.into() }
+        ParseError {
+            file: file.to_string(),
+            position,
+            message: message.into(),
+        }
     }
 }

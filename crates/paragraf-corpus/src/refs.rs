@@ -86,12 +86,27 @@ static UNKNOWN_INSTRUMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Law-designating suffixes of an unknown German law word.
 const LAW_SUFFIXES: &[&str] = &[
-    "gesetz", "gesetzes", "gesetzbuch", "gesetzbuches", "gesetzbuchs", "ordnung", "verordnung", "vertrag",
-    "vertrages", "vertrags", "abkommen", "abkommens", "richtlinie", "grundgesetz", "grundgesetzes",
+    "gesetz",
+    "gesetzes",
+    "gesetzbuch",
+    "gesetzbuches",
+    "gesetzbuchs",
+    "ordnung",
+    "verordnung",
+    "vertrag",
+    "vertrages",
+    "vertrags",
+    "abkommen",
+    "abkommens",
+    "richtlinie",
+    "grundgesetz",
+    "grundgesetzes",
 ];
 
 /// Words after a chain that look like abbreviations but are no law.
-const NOT_A_LAW: &[&str] = &["EU", "EG", "EWG", "EWR", "EC", "EEA", "UN", "OECD", "IT", "KMU", "SME", "ABl", "BGBl"];
+const NOT_A_LAW: &[&str] = &[
+    "EU", "EG", "EWG", "EWR", "EC", "EEA", "UN", "OECD", "IT", "KMU", "SME", "ABl", "BGBl",
+];
 
 struct Lexer<'a> {
     s: &'a str,
@@ -130,7 +145,10 @@ impl<'a> Lexer<'a> {
     /// A roman numeral (annexes): I, II, IV, XIII.
     fn roman(&mut self) -> Option<String> {
         let r = self.rest();
-        let n = r.bytes().take_while(|b| matches!(b, b'I' | b'V' | b'X' | b'L')).count();
+        let n = r
+            .bytes()
+            .take_while(|b| matches!(b, b'I' | b'V' | b'X' | b'L'))
+            .count();
         if n == 0 || n > 6 || r[n..].chars().next().is_some_and(|c| c.is_alphanumeric()) {
             return None;
         }
@@ -143,7 +161,10 @@ impl<'a> Lexer<'a> {
         if !r.starts_with('(') {
             return false;
         }
-        let inner: String = r[1..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let inner: String = r[1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
         if inner.is_empty() || inner.len() > 4 || !r[1 + inner.len()..].starts_with(')') {
             return false;
         }
@@ -154,7 +175,8 @@ impl<'a> Lexer<'a> {
         let r = self.rest();
         for w in words {
             if let Some(after) = r.strip_prefix(w) {
-                let boundary = w.ends_with('.') || !after.chars().next().is_some_and(|c| c.is_alphanumeric());
+                let boundary =
+                    w.ends_with('.') || !after.chars().next().is_some_and(|c| c.is_alphanumeric());
                 if boundary {
                     self.pos += w.len();
                     // SAFETY of lifetime: we only use the matched literal's identity
@@ -174,14 +196,56 @@ fn static_of(w: &str) -> &'static str {
 }
 
 const QUALIFIERS: &[&str] = &[
-    "Absätzen", "Absätze", "Absatzes", "Absatz", "Abs.", "Unterabsätze", "Unterabsatzes", "Unterabsatz", "UAbs.",
-    "Sätzen", "Sätze", "Satzes", "Satz", "S.", "Halbsatz", "Hs.", "Nummern", "Nummer", "Nr.", "Buchstaben",
-    "Buchstabe", "Buchst.", "lit.", "Alternative", "Alt.", "Variante", "Var.", "Ziffern", "Ziffer", "Ziff.",
-    "Teil", "Abschnitt", "paragraphs", "paragraph", "para.", "subparagraphs", "subparagraph", "points", "point",
-    "Part", "Section", "Punkt", "Nrn.",
+    "Absätzen",
+    "Absätze",
+    "Absatzes",
+    "Absatz",
+    "Abs.",
+    "Unterabsätze",
+    "Unterabsatzes",
+    "Unterabsatz",
+    "UAbs.",
+    "Sätzen",
+    "Sätze",
+    "Satzes",
+    "Satz",
+    "S.",
+    "Halbsatz",
+    "Hs.",
+    "Nummern",
+    "Nummer",
+    "Nr.",
+    "Buchstaben",
+    "Buchstabe",
+    "Buchst.",
+    "lit.",
+    "Alternative",
+    "Alt.",
+    "Variante",
+    "Var.",
+    "Ziffern",
+    "Ziffer",
+    "Ziff.",
+    "Teil",
+    "Abschnitt",
+    "paragraphs",
+    "paragraph",
+    "para.",
+    "subparagraphs",
+    "subparagraph",
+    "points",
+    "point",
+    "Part",
+    "Section",
+    "Punkt",
+    "Nrn.",
 ];
-const ORDINALS: &[&str] = &["first", "second", "third", "fourth", "fifth", "erster", "zweiter", "dritter"];
-const CONNECTORS: &[&str] = &["und", "oder", "sowie", "bis", "u.", "and", "or", "to", "through", ",", "-", "–"];
+const ORDINALS: &[&str] = &[
+    "first", "second", "third", "fourth", "fifth", "erster", "zweiter", "dritter",
+];
+const CONNECTORS: &[&str] = &[
+    "und", "oder", "sowie", "bis", "u.", "and", "or", "to", "through", ",", "-", "–",
+];
 
 /// One chain: norm labels (numbers), the trigger kind, span.
 struct Chain {
@@ -191,8 +255,17 @@ struct Chain {
     end: usize,
 }
 
-fn parse_chain(text: &str, start: usize, after_trigger: usize, kind: TriggerKind, plural: bool) -> Option<Chain> {
-    let mut lx = Lexer { s: text, pos: after_trigger };
+fn parse_chain(
+    text: &str,
+    start: usize,
+    after_trigger: usize,
+    kind: TriggerKind,
+    plural: bool,
+) -> Option<Chain> {
+    let mut lx = Lexer {
+        s: text,
+        pos: after_trigger,
+    };
     lx.skip_ws();
     let first = match kind {
         TriggerKind::Annex => lx.roman().or_else(|| lx.number()),
@@ -276,7 +349,12 @@ fn parse_chain(text: &str, start: usize, after_trigger: usize, kind: TriggerKind
         lx.pos = save;
         break;
     }
-    Some(Chain { kind, numbers, start, end: lx.pos })
+    Some(Chain {
+        kind,
+        numbers,
+        start,
+        end: lx.pos,
+    })
 }
 
 fn single_letter(lx: &mut Lexer<'_>) -> bool {
@@ -330,9 +408,19 @@ fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usi
     let base = pos + (rest_full.len() - rest.len());
     if let Some(m) = ACT_NUMBER.captures(rest) {
         let end = base + m.get(0).map(|x| x.end()).unwrap_or(0);
-        let num = m.name("a").or_else(|| m.name("b")).map(|x| x.as_str()).unwrap_or("");
-        let swapped = num.split_once('/').map(|(x, y)| format!("{y}/{x}")).unwrap_or_default();
-        return match manifest.regulation_by_act_number(num).or_else(|| manifest.regulation_by_act_number(&swapped)) {
+        let num = m
+            .name("a")
+            .or_else(|| m.name("b"))
+            .map(|x| x.as_str())
+            .unwrap_or("");
+        let swapped = num
+            .split_once('/')
+            .map(|(x, y)| format!("{y}/{x}"))
+            .unwrap_or_default();
+        return match manifest
+            .regulation_by_act_number(num)
+            .or_else(|| manifest.regulation_by_act_number(&swapped))
+        {
             Some(r) => (Designation::Named(r.to_string()), end),
             None => (Designation::Unknown, end),
         };
@@ -371,7 +459,10 @@ fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usi
                 if k == 1 && c.len() <= 1 {
                     continue;
                 }
-                return (Designation::Named(r.to_string()), base + skipped + end_in_body);
+                return (
+                    Designation::Named(r.to_string()),
+                    base + skipped + end_in_body,
+                );
             }
         }
     }
@@ -437,17 +528,29 @@ fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(caps) = TRIGGER.captures_at(text, from) {
-        let m = caps.get(0).map(|m| (m.start(), m.end())).unwrap_or((from, from + 1));
+        let m = caps
+            .get(0)
+            .map(|m| (m.start(), m.end()))
+            .unwrap_or((from, from + 1));
         let (kind, plural) = if let Some(s) = caps.name("sec") {
             (TriggerKind::Section, s.as_str() == "§§")
         } else if let Some(a) = caps.name("art") {
-            (TriggerKind::Article, matches!(a.as_str(), "Artikeln" | "Articles"))
+            (
+                TriggerKind::Article,
+                matches!(a.as_str(), "Artikeln" | "Articles"),
+            )
         } else if let Some(a) = caps.name("anx") {
-            (TriggerKind::Annex, matches!(a.as_str(), "Anhänge" | "Anhängen" | "Annexes"))
+            (
+                TriggerKind::Annex,
+                matches!(a.as_str(), "Anhänge" | "Anhängen" | "Annexes"),
+            )
         } else if let Some(a) = caps.name("anl") {
             (TriggerKind::Anlage, a.as_str() == "Anlagen")
         } else if let Some(a) = caps.name("rec") {
-            (TriggerKind::Recital, a.as_str().ends_with('e') || a.as_str().ends_with('n') || a.as_str().ends_with('s'))
+            (
+                TriggerKind::Recital,
+                a.as_str().ends_with('e') || a.as_str().ends_with('n') || a.as_str().ends_with('s'),
+            )
         } else {
             break;
         };
@@ -455,7 +558,11 @@ fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
             Some(chain) => {
                 let (designation, end) = designation(text, chain.end, manifest);
                 let next = end.max(chain.end).max(m.1);
-                out.push(Found { chain, designation, end: next });
+                out.push(Found {
+                    chain,
+                    designation,
+                    end: next,
+                });
                 from = next;
             }
             None => from = m.1,
@@ -498,7 +605,10 @@ pub fn extract_references(text: &str, citing_regulation: &str, manifest: &Manife
     resolved.dedup();
     unresolved.sort();
     unresolved.dedup();
-    Extracted { resolved, unresolved }
+    Extracted {
+        resolved,
+        unresolved,
+    }
 }
 
 /// Explicit norm references in a user question (`Art. 37 DSGVO`, `§ 26
@@ -547,7 +657,11 @@ mod tests {
     }
 
     fn refs(text: &str, reg: &str) -> Vec<String> {
-        extract_references(text, reg, &m()).resolved.into_iter().map(|r| r.0).collect()
+        extract_references(text, reg, &m())
+            .resolved
+            .into_iter()
+            .map(|r| r.0)
+            .collect()
     }
 
     #[test]
@@ -557,46 +671,83 @@ mod tests {
             vec!["Art. 37 DSGVO"]
         );
         assert_eq!(
-            refs("nach Artikel 6 Absatz 1 Unterabsatz 1 Buchstabe f der Verordnung (EU) 2016/679", "BDSG"),
+            refs(
+                "nach Artikel 6 Absatz 1 Unterabsatz 1 Buchstabe f der Verordnung (EU) 2016/679",
+                "BDSG"
+            ),
             vec!["Art. 6 DSGVO"]
         );
-        assert_eq!(refs("gemäß Artikel 21 der Richtlinie (EU) 2022/2555", "BSIG"), vec!["Art. 21 NIS2"]);
-        assert_eq!(refs("Article 6 of Regulation (EU) 2024/2847", "KI-VO"), vec!["Art. 6 CRA"]);
+        assert_eq!(
+            refs("gemäß Artikel 21 der Richtlinie (EU) 2022/2555", "BSIG"),
+            vec!["Art. 21 NIS2"]
+        );
+        assert_eq!(
+            refs("Article 6 of Regulation (EU) 2024/2847", "KI-VO"),
+            vec!["Art. 6 CRA"]
+        );
     }
 
     #[test]
     fn same_law_sections_and_lists() {
-        assert_eq!(refs("§ 6 Absatz 4, 5 Satz 2 und Absatz 6 finden Anwendung", "BDSG"), vec!["§ 6 BDSG"]);
+        assert_eq!(
+            refs(
+                "§ 6 Absatz 4, 5 Satz 2 und Absatz 6 finden Anwendung",
+                "BDSG"
+            ),
+            vec!["§ 6 BDSG"]
+        );
         let r = refs("Die §§ 45 bis 84 gelten", "BDSG");
         assert_eq!(r.len(), 40);
         assert!(r.contains(&"§ 45 BDSG".to_string()) && r.contains(&"§ 84 BDSG".to_string()));
         let r = refs("vgl. §§ 4 Abs. 4, 12 Abs. 3, 16 Abs. 5", "BDSG");
         assert_eq!(r, vec!["§ 12 BDSG", "§ 16 BDSG", "§ 4 BDSG"]);
-        assert_eq!(refs("nach Artikel 15, 16 und 17", "DSGVO"), vec!["Art. 15 DSGVO", "Art. 16 DSGVO", "Art. 17 DSGVO"]);
+        assert_eq!(
+            refs("nach Artikel 15, 16 und 17", "DSGVO"),
+            vec!["Art. 15 DSGVO", "Art. 16 DSGVO", "Art. 17 DSGVO"]
+        );
     }
 
     #[test]
     fn named_laws() {
-        assert_eq!(refs("siehe Art. 35 DSGVO und § 38 BDSG.", "TKG"), vec!["Art. 35 DSGVO", "§ 38 BDSG"]);
-        assert_eq!(refs("nach § 26 des Bundesdatenschutzgesetzes", "BetrVG"), vec!["§ 26 BDSG"]);
+        assert_eq!(
+            refs("siehe Art. 35 DSGVO und § 38 BDSG.", "TKG"),
+            vec!["Art. 35 DSGVO", "§ 38 BDSG"]
+        );
+        assert_eq!(
+            refs("nach § 26 des Bundesdatenschutzgesetzes", "BetrVG"),
+            vec!["§ 26 BDSG"]
+        );
         assert_eq!(refs("§ 4f BDSG 1990", "BDSG"), vec!["§ 4f BDSG 1990"]);
         assert_eq!(refs("Article 5 of the AI Act", "CRA"), vec!["Art. 5 KI-VO"]);
     }
 
     #[test]
     fn english_forms() {
-        assert_eq!(refs("referred to in Article 13(2) and (3)", "DSGVO"), vec!["Art. 13 DSGVO"]);
+        assert_eq!(
+            refs("referred to in Article 13(2) and (3)", "DSGVO"),
+            vec!["Art. 13 DSGVO"]
+        );
         let r = refs("Articles 15 to 22 apply", "DSGVO");
         assert_eq!(r.len(), 8);
-        assert_eq!(refs("Article 6(1), point (f), of this Regulation", "DSGVO"), vec!["Art. 6 DSGVO"]);
-        assert_eq!(refs("set out in Annex III", "KI-VO"), vec!["Anhang III KI-VO"]);
+        assert_eq!(
+            refs("Article 6(1), point (f), of this Regulation", "DSGVO"),
+            vec!["Art. 6 DSGVO"]
+        );
+        assert_eq!(
+            refs("set out in Annex III", "KI-VO"),
+            vec!["Anhang III KI-VO"]
+        );
         assert_eq!(refs("gemäß Anhang I", "CRA"), vec!["Anhang I CRA"]);
         assert_eq!(refs("in recital 47", "DSGVO"), vec!["ErwG 47 DSGVO"]);
     }
 
     #[test]
     fn unknown_laws_are_unresolved() {
-        let e = extract_references("Artikel 10 des Grundgesetzes und Art. 13 GG und § 202a StGB", "BDSG", &m());
+        let e = extract_references(
+            "Artikel 10 des Grundgesetzes und Art. 13 GG und § 202a StGB",
+            "BDSG",
+            &m(),
+        );
         assert!(e.resolved.is_empty(), "{e:?}");
         assert_eq!(e.unresolved.len(), 3, "{e:?}");
         let e = extract_references("Artikel 8 der Richtlinie 95/46/EG", "DSGVO", &m());
@@ -613,7 +764,12 @@ mod tests {
 
     #[test]
     fn norm_queries() {
-        let q = |s: &str| parse_norm_query(s, &m()).into_iter().map(|r| r.0).collect::<Vec<_>>();
+        let q = |s: &str| {
+            parse_norm_query(s, &m())
+                .into_iter()
+                .map(|r| r.0)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(q("Was regelt Art. 37 DSGVO?"), vec!["Art. 37 DSGVO"]);
         assert_eq!(q("§ 26 BDSG Beschäftigtendaten"), vec!["§ 26 BDSG"]);
         assert_eq!(q("Art. 22 revDSG"), vec!["Art. 22 revDSG"]);

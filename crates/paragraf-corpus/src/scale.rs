@@ -78,25 +78,35 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
         None => Manifest::builtin()?,
     };
     let start = Instant::now();
-    let compressed = std::fs::metadata(path).map_err(|e| CorpusError::io(path, e))?.len();
+    let compressed = std::fs::metadata(path)
+        .map_err(|e| CorpusError::io(path, e))?
+        .len();
     let file = std::fs::File::open(path).map_err(|e| CorpusError::io(path, e))?;
     let (tx, rx) = sync_channel::<(String, Vec<u8>)>(64);
     let archive_path = path.to_path_buf();
     let reader = std::thread::spawn(move || -> Result<(), CorpusError> {
-        let dec = zstd::stream::read::Decoder::new(file).map_err(|e| CorpusError::io(&archive_path, e))?;
+        let dec = zstd::stream::read::Decoder::new(file)
+            .map_err(|e| CorpusError::io(&archive_path, e))?;
         let mut ar = tar::Archive::new(dec);
-        let entries = ar.entries().map_err(|e| CorpusError::io(&archive_path, e))?;
+        let entries = ar
+            .entries()
+            .map_err(|e| CorpusError::io(&archive_path, e))?;
         for entry in entries {
             let mut entry = entry.map_err(|e| CorpusError::io(&archive_path, e))?;
             if !entry.header().entry_type().is_file() {
                 continue;
             }
-            let name = entry.path().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = entry
+                .path()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if !name.ends_with(".xml") {
                 continue;
             }
             let mut buf = Vec::with_capacity(entry.size() as usize);
-            entry.read_to_end(&mut buf).map_err(|e| CorpusError::io(archive_path.join(&name), e))?;
+            entry
+                .read_to_end(&mut buf)
+                .map_err(|e| CorpusError::io(archive_path.join(&name), e))?;
             if tx.send((name, buf)).is_err() {
                 break;
             }
@@ -140,22 +150,37 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
 }
 
 fn process(name: &str, bytes: &[u8], manifest: &Manifest, max_tokens: usize) -> Acc {
-    let mut acc = Acc { files: 1, bytes: bytes.len() as u64, ..Default::default() };
+    let mut acc = Acc {
+        files: 1,
+        bytes: bytes.len() as u64,
+        ..Default::default()
+    };
     match gii::parse_law(name, bytes) {
         Err(e) => {
             acc.failed_n = 1;
             acc.failed.push(e.to_string());
         }
         Ok(law) => {
-            let stem = name.rsplit('/').next().unwrap_or(name).trim_end_matches(".xml");
-            let raw_name = law.amtabk.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| {
-                if law.jurabk.is_empty() {
-                    stem.to_string()
-                } else {
-                    law.jurabk.clone()
-                }
-            });
-            let regulation = manifest.canonical_regulation(&raw_name).map(str::to_string).unwrap_or(raw_name);
+            let stem = name
+                .rsplit('/')
+                .next()
+                .unwrap_or(name)
+                .trim_end_matches(".xml");
+            let raw_name = law
+                .amtabk
+                .clone()
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| {
+                    if law.jurabk.is_empty() {
+                        stem.to_string()
+                    } else {
+                        law.jurabk.clone()
+                    }
+                });
+            let regulation = manifest
+                .canonical_regulation(&raw_name)
+                .map(str::to_string)
+                .unwrap_or(raw_name);
             let src = SourceEntry {
                 path: name.to_string(),
                 format: SourceFormat::GiiXml,
@@ -170,7 +195,10 @@ fn process(name: &str, bytes: &[u8], manifest: &Manifest, max_tokens: usize) -> 
             for n in &law.norms {
                 let cs = build_chunks(n, &regulation, &src, name, manifest, max_tokens);
                 acc.chunks += cs.len();
-                acc.refs += cs.iter().map(|c| c.references_out.len() + c.unresolved_references.len()).sum::<usize>();
+                acc.refs += cs
+                    .iter()
+                    .map(|c| c.references_out.len() + c.unresolved_references.len())
+                    .sum::<usize>();
             }
         }
     }
@@ -200,7 +228,9 @@ mod tests {
         let xml = br#"<dokumente><norm><metadaten><jurabk>TG</jurabk></metadaten></norm><norm><metadaten><enbez>&#167; 1</enbez><titel>T</titel></metadaten><textdaten><text><Content><P>(1) Es gilt Art. 5 DSGVO.</P></Content></text></textdaten></norm></dokumente>"#;
         {
             let f = std::fs::File::create(&tar_path).unwrap();
-            let enc = zstd::stream::write::Encoder::new(f, 3).unwrap().auto_finish();
+            let enc = zstd::stream::write::Encoder::new(f, 3)
+                .unwrap()
+                .auto_finish();
             let mut b = tar::Builder::new(enc);
             for (name, data) in [("a.xml", &xml[..]), ("b.xml", &b"<broken"[..])] {
                 let mut h = tar::Header::new_gnu();

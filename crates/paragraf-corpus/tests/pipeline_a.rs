@@ -7,7 +7,10 @@ use paragraf_types::{NormRef, SourceClass, SourceRole, Status};
 use std::path::{Path, PathBuf};
 
 fn fixture() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/a/corpus"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/a/corpus"
+    ))
 }
 
 fn run() -> Ingested {
@@ -15,19 +18,39 @@ fn run() -> Ingested {
 }
 
 fn chunk<'a>(c: &'a Ingested, reg: &str, norm: &str) -> &'a paragraf_types::Chunk {
-    c.chunks.iter().find(|x| x.regulation == reg && x.norm == norm).unwrap_or_else(|| panic!("{norm} {reg}"))
+    c.chunks
+        .iter()
+        .find(|x| x.regulation == reg && x.norm == norm)
+        .unwrap_or_else(|| panic!("{norm} {reg}"))
 }
 
 #[test]
 fn bad_and_unknown_files_are_skipped_with_reasons_rest_ingests() {
     let c = run();
-    let skipped: Vec<(&str, &str)> = c.report.skipped.iter().map(|s| (s.path.as_str(), s.reason.as_str())).collect();
+    let skipped: Vec<(&str, &str)> = c
+        .report
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.reason.as_str()))
+        .collect();
     assert_eq!(skipped.len(), 2, "{skipped:?}");
     assert_eq!(skipped[0].0, "de/gii/tdddg.xml");
-    assert!(skipped[0].1.starts_with("de/gii/tdddg.xml at byte"), "{}", skipped[0].1);
+    assert!(
+        skipped[0].1.starts_with("de/gii/tdddg.xml at byte"),
+        "{}",
+        skipped[0].1
+    );
     assert_eq!(skipped[1], ("unknown/notes.txt", "no manifest entry"));
-    assert_eq!(c.report.ignored, 2, "README.md and scale/ are ignored by rule");
-    let corr = c.report.files.iter().find(|f| f.path.ends_with("corrigendum-2018.formex.xml")).unwrap();
+    assert_eq!(
+        c.report.ignored, 2,
+        "README.md and scale/ are ignored by rule"
+    );
+    let corr = c
+        .report
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("corrigendum-2018.formex.xml"))
+        .unwrap();
     assert_eq!(corr.norms, 0);
     assert!(corr.note.as_deref().unwrap_or("").contains("corrigendum"));
 }
@@ -38,18 +61,38 @@ fn metadata_roles_and_citations() {
     let s38 = chunk(&c, "BDSG", "§ 38");
     assert_eq!(s38.id.as_str(), "BDSG/§38");
     assert_eq!(s38.citation, "§ 38 BDSG");
-    assert_eq!(s38.breadcrumb, vec!["Teil 2 Durchführungsbestimmungen", "Kapitel 3 Pflichten der Verantwortlichen und Auftragsverarbeiter"]);
+    assert_eq!(
+        s38.breadcrumb,
+        vec![
+            "Teil 2 Durchführungsbestimmungen",
+            "Kapitel 3 Pflichten der Verantwortlichen und Auftragsverarbeiter"
+        ]
+    );
     assert!(!s38.text.contains("Fußnote"));
-    assert_eq!((s38.source_class, s38.source_role, s38.role_rule.as_str()), (SourceClass::BindingLaw, SourceRole::Obligation, "default"));
+    assert_eq!(
+        (s38.source_class, s38.source_role, s38.role_rule.as_str()),
+        (SourceClass::BindingLaw, SourceRole::Obligation, "default")
+    );
     assert_eq!(s38.valid_from.as_deref(), Some("2018-05-25"));
     assert_eq!(chunk(&c, "BDSG", "§ 43").source_role, SourceRole::Sanction);
     assert_eq!(chunk(&c, "BDSG", "§ 43").role_rule, "fines");
-    assert!(chunk(&c, "BDSG", "§ 43").text.contains("\n1. entgegen § 30 Absatz 1"));
+    assert!(chunk(&c, "BDSG", "§ 43")
+        .text
+        .contains("\n1. entgegen § 30 Absatz 1"));
     assert_eq!(chunk(&c, "BDSG", "§ 45").source_role, SourceRole::Scope);
     let erwg = chunk(&c, "DSGVO", "ErwG 97");
-    assert_eq!((erwg.source_class, erwg.source_role, erwg.role_rule.as_str()), (SourceClass::Recital, SourceRole::Interpretation, "recital"));
+    assert_eq!(
+        (erwg.source_class, erwg.source_role, erwg.role_rule.as_str()),
+        (SourceClass::Recital, SourceRole::Interpretation, "recital")
+    );
     let a37 = chunk(&c, "DSGVO", "Art. 37");
-    assert_eq!(a37.breadcrumb, vec!["KAPITEL IV Verantwortlicher und Auftragsverarbeiter", "Abschnitt 4 Datenschutzbeauftragter"]);
+    assert_eq!(
+        a37.breadcrumb,
+        vec![
+            "KAPITEL IV Verantwortlicher und Auftragsverarbeiter",
+            "Abschnitt 4 Datenschutzbeauftragter"
+        ]
+    );
     let old = chunk(&c, "BDSG 1990", "§ 4f");
     assert_eq!(old.status, Status::Superseded);
     assert_eq!(old.superseded_by.as_deref(), Some("BDSG"));
@@ -61,31 +104,50 @@ fn metadata_roles_and_citations() {
 fn graph_links_bdsg_38_and_dsgvo_37() {
     let c = run();
     let s38 = chunk(&c, "BDSG", "§ 38");
-    assert_eq!(s38.references_out, vec![NormRef("Art. 37 DSGVO".into()), NormRef("§ 6 BDSG".into())]);
+    assert_eq!(
+        s38.references_out,
+        vec![NormRef("Art. 37 DSGVO".into()), NormRef("§ 6 BDSG".into())]
+    );
     let a37 = chunk(&c, "DSGVO", "Art. 37");
     assert_eq!(a37.references_in, vec![NormRef("§ 38 BDSG".into())]);
     // Art. 9 DSGVO is not in the fixture corpus: unresolved, kept as text
-    assert!(a37.unresolved_references.contains(&"Art. 9 DSGVO".to_string()));
+    assert!(a37
+        .unresolved_references
+        .contains(&"Art. 9 DSGVO".to_string()));
     // § 626 BGB: a law outside the manifest
     let s6 = chunk(&c, "BDSG", "§ 6");
     assert!(s6.references_out.is_empty());
     assert_eq!(s6.unresolved_references.len(), 1);
     assert_eq!(s6.references_in, vec![NormRef("§ 38 BDSG".into())]);
     // same-law reference inside the superseded Markdown
-    assert_eq!(chunk(&c, "BDSG 1990", "§ 4f").references_out, vec![NormRef("§ 4g BDSG 1990".into())]);
+    assert_eq!(
+        chunk(&c, "BDSG 1990", "§ 4f").references_out,
+        vec![NormRef("§ 4g BDSG 1990".into())]
+    );
     assert!(c.stats().resolution_rate > 0.0);
 }
 
 #[test]
 fn small_budget_splits_at_absatz_with_stable_ids() {
-    let opts = IngestOptions { max_tokens: 60, manifest: None };
+    let opts = IngestOptions {
+        max_tokens: 60,
+        manifest: None,
+    };
     let a = ingest(&fixture(), &opts, None).unwrap();
     let b = ingest(&fixture(), &opts, None).unwrap();
     assert_eq!(a.chunks, b.chunks, "re-ingestion gives identical chunks");
-    let parts: Vec<_> = a.chunks.iter().filter(|x| x.regulation == "DSGVO" && x.norm == "Art. 37").collect();
+    let parts: Vec<_> = a
+        .chunks
+        .iter()
+        .filter(|x| x.regulation == "DSGVO" && x.norm == "Art. 37")
+        .collect();
     assert!(parts.len() >= 2);
     assert_eq!(parts[0].id.as_str(), "DSGVO/Art.37/Abs.1");
-    assert!(parts[0].citation.starts_with("Art. 37 Abs. 1"), "{}", parts[0].citation);
+    assert!(
+        parts[0].citation.starts_with("Art. 37 Abs. 1"),
+        "{}",
+        parts[0].citation
+    );
     assert!(parts.iter().all(|p| p.parts as usize == parts.len()));
     let last = parts.last().unwrap();
     assert_eq!(last.id.as_str(), "DSGVO/Art.37/Abs.2");
@@ -99,7 +161,12 @@ fn order_is_manifest_then_natural() {
     let first_bdsg = regs.iter().position(|r| *r == "BDSG").unwrap();
     let last_dsgvo = regs.iter().rposition(|r| *r == "DSGVO").unwrap();
     assert!(last_dsgvo < first_bdsg, "DSGVO comes first in the manifest");
-    let bdsg: Vec<&str> = c.chunks.iter().filter(|x| x.regulation == "BDSG").map(|x| x.norm.as_str()).collect();
+    let bdsg: Vec<&str> = c
+        .chunks
+        .iter()
+        .filter(|x| x.regulation == "BDSG")
+        .map(|x| x.norm.as_str())
+        .collect();
     assert_eq!(bdsg, vec!["§ 6", "§ 38", "§ 43", "§ 45"]);
 }
 
@@ -127,8 +194,19 @@ fn user_manifest_errors_name_file_and_field() {
     let p = dir.path().join("m.toml");
     std::fs::write(&p, "[[source]]\npath='x'\nformat='gii_xml'\nregulation='Nope'\nlang='de'\nsource_class='binding_law'\ndefault_role='obligation'\n").unwrap();
     let e = Manifest::load(&p).unwrap_err().to_string();
-    assert!(e.contains("m.toml") && e.contains("regulation") && e.contains("Nope"), "{e}");
-    let opts = IngestOptions { manifest: Some(p), ..Default::default() };
+    assert!(
+        e.contains("m.toml") && e.contains("regulation") && e.contains("Nope"),
+        "{e}"
+    );
+    let opts = IngestOptions {
+        manifest: Some(p),
+        ..Default::default()
+    };
     assert!(ingest(&fixture(), &opts, None).is_err());
-    assert!(ingest(Path::new("/nonexistent/corpus"), &IngestOptions::default(), None).is_err());
+    assert!(ingest(
+        Path::new("/nonexistent/corpus"),
+        &IngestOptions::default(),
+        None
+    )
+    .is_err());
 }

@@ -10,7 +10,12 @@ use std::sync::OnceLock;
 fn corpus_dir() -> Option<PathBuf> {
     let p = std::env::var_os("PARAGRAF_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus")));
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/corpus"
+            ))
+        });
     p.is_dir().then_some(p)
 }
 
@@ -51,7 +56,11 @@ fn no_file_is_skipped() {
     let c = corpus_or_skip!();
     let stats = c.stats();
     eprintln!("{}", serde_json::to_string_pretty(&stats).unwrap());
-    assert!(c.report.skipped.is_empty(), "skipped: {:#?}", c.report.skipped);
+    assert!(
+        c.report.skipped.is_empty(),
+        "skipped: {:#?}",
+        c.report.skipped
+    );
 }
 
 #[test]
@@ -59,7 +68,11 @@ fn dsgvo_articles_and_recitals_de() {
     let c = corpus_or_skip!();
     assert_eq!(norms(c, "DSGVO", "de", "Art. ").len(), 99);
     assert_eq!(norms(c, "DSGVO", "de", "ErwG ").len(), 173);
-    let recital = c.chunks.iter().find(|x| x.regulation == "DSGVO" && x.norm == "ErwG 97").expect("ErwG 97");
+    let recital = c
+        .chunks
+        .iter()
+        .find(|x| x.regulation == "DSGVO" && x.norm == "ErwG 97")
+        .expect("ErwG 97");
     assert_eq!(recital.source_role, SourceRole::Interpretation);
     assert_eq!(recital.role_rule, "recital");
 }
@@ -68,7 +81,10 @@ fn dsgvo_articles_and_recitals_de() {
 fn gdpr_en_is_the_same_regulation() {
     let c = corpus_or_skip!();
     assert!(norms(c, "DSGVO", "en", "Art. ").len() >= 99);
-    assert!(c.chunks.iter().any(|x| x.id.as_str().starts_with("DSGVO/Art.37") && x.id.as_str().ends_with("@en")));
+    assert!(c
+        .chunks
+        .iter()
+        .any(|x| x.id.as_str().starts_with("DSGVO/Art.37") && x.id.as_str().ends_with("@en")));
 }
 
 #[test]
@@ -88,7 +104,11 @@ fn eu_acts_have_articles_and_annexes() {
         assert!(norms(c, reg, "en", "Art. ").len() > 20, "{reg} articles");
         assert!(!norms(c, reg, "en", "Anhang ").is_empty(), "{reg} annexes");
     }
-    let cra1 = c.chunks.iter().find(|x| x.regulation == "CRA" && x.norm == "Anhang I").expect("CRA Anhang I");
+    let cra1 = c
+        .chunks
+        .iter()
+        .find(|x| x.regulation == "CRA" && x.norm == "Anhang I")
+        .expect("CRA Anhang I");
     assert_eq!(cra1.source_role, SourceRole::OperationalRequirement);
 }
 
@@ -98,23 +118,47 @@ fn control_catalogues() {
     let gs: BTreeSet<_> = c
         .chunks
         .iter()
-        .filter(|x| x.regulation == "BSI GS++" && x.framework.is_some() && x.source_role == SourceRole::ControlStandard)
+        .filter(|x| {
+            x.regulation == "BSI GS++"
+                && x.framework.is_some()
+                && x.source_role == SourceRole::ControlStandard
+        })
         .map(|x| x.norm.clone())
         .collect();
-    assert!((850..=1000).contains(&gs.len()), "BSI GS++ controls: {}", gs.len());
-    assert!(gs.iter().any(|n| n.matches('.').count() >= 3), "sub-controls present");
+    assert!(
+        (850..=1000).contains(&gs.len()),
+        "BSI GS++ controls: {}",
+        gs.len()
+    );
+    assert!(
+        gs.iter().any(|n| n.matches('.').count() >= 3),
+        "sub-controls present"
+    );
     assert!(norms(c, "NIST SP 800-53", "en", "AC-").len() > 20);
-    assert!(c.chunks.iter().filter(|x| x.regulation == "OWASP ASVS").count() > 200);
+    assert!(
+        c.chunks
+            .iter()
+            .filter(|x| x.regulation == "OWASP ASVS")
+            .count()
+            > 200
+    );
     assert!(c.chunks.iter().any(|x| x.regulation == "OWASP ASVS 4.0.3"));
 }
 
 #[test]
 fn superseded_laws_marked() {
     let c = corpus_or_skip!();
-    for (old, new) in [("BDSG 1990", "BDSG"), ("BSIG 2009", "BSIG"), ("TMG", "DDG"), ("TTDSG 2021", "TDDDG")] {
+    for (old, new) in [
+        ("BDSG 1990", "BDSG"),
+        ("BSIG 2009", "BSIG"),
+        ("TMG", "DDG"),
+        ("TTDSG 2021", "TDDDG"),
+    ] {
         let chunks: Vec<_> = c.chunks.iter().filter(|x| x.regulation == old).collect();
         assert!(chunks.len() > 10, "{old}");
-        assert!(chunks.iter().all(|x| x.status == Status::Superseded && x.superseded_by.as_deref() == Some(new)));
+        assert!(chunks
+            .iter()
+            .all(|x| x.status == Status::Superseded && x.superseded_by.as_deref() == Some(new)));
     }
 }
 
@@ -123,10 +167,14 @@ fn bdsg_38_cites_art_37_dsgvo_and_back() {
     let c = corpus_or_skip!();
     let s38 = c.find_norm("§ 38 BDSG");
     assert!(!s38.is_empty());
-    assert!(s38.iter().any(|x| x.references_out.contains(&NormRef("Art. 37 DSGVO".into()))));
+    assert!(s38
+        .iter()
+        .any(|x| x.references_out.contains(&NormRef("Art. 37 DSGVO".into()))));
     let a37 = c.find_norm("Art. 37 DSGVO");
     assert!(a37.iter().any(|x| x.lang.as_str() == "de"));
-    assert!(a37.iter().all(|x| x.references_in.contains(&NormRef("§ 38 BDSG".into()))));
+    assert!(a37
+        .iter()
+        .all(|x| x.references_in.contains(&NormRef("§ 38 BDSG".into()))));
 }
 
 #[test]
@@ -136,11 +184,19 @@ fn chunks_are_sorted_unique_and_within_budget() {
     for x in &c.chunks {
         assert!(ids.insert(x.id.clone()), "duplicate id {}", x.id);
         assert!(!x.text.trim().is_empty(), "empty text {}", x.id);
-        assert!(paragraf_corpus::chunking::estimate_tokens(&x.text) <= 480, "{} too long", x.id);
+        assert!(
+            paragraf_corpus::chunking::estimate_tokens(&x.text) <= 480,
+            "{} too long",
+            x.id
+        );
         assert!(!x.role_rule.is_empty());
     }
     let stats = c.stats();
-    assert!(stats.resolution_rate > 0.5, "resolution rate {}", stats.resolution_rate);
+    assert!(
+        stats.resolution_rate > 0.5,
+        "resolution rate {}",
+        stats.resolution_rate
+    );
     assert!(c.control_mappings.len() > 100 && c.evidence.len() > 100);
 }
 

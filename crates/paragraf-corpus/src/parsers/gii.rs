@@ -59,7 +59,11 @@ enum Field {
 /// Parse a gii XML file, returning its law metadata too (used by the scale run).
 pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(file, Some(format!("byte {}", e.valid_up_to())), "invalid UTF-8")
+        ParseError::new(
+            file,
+            Some(format!("byte {}", e.valid_up_to())),
+            "invalid UTF-8",
+        )
     })?;
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(false);
@@ -79,7 +83,11 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
     let mut saw_root = false;
 
     let err = |reader: &Reader<&[u8]>, msg: String| {
-        ParseError::new(file, Some(format!("byte {}", reader.buffer_position())), msg)
+        ParseError::new(
+            file,
+            Some(format!("byte {}", reader.buffer_position())),
+            msg,
+        )
     };
 
     loop {
@@ -111,9 +119,15 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     b"jurabk" if first_norm && law.jurabk.is_empty() => {
                         start_field(&mut field, &mut field_buf, Field::Jurabk)
                     }
-                    b"amtabk" if first_norm => start_field(&mut field, &mut field_buf, Field::Amtabk),
-                    b"langue" if first_norm => start_field(&mut field, &mut field_buf, Field::Langue),
-                    b"gliederungskennzahl" => start_field(&mut field, &mut field_buf, Field::GliedKz),
+                    b"amtabk" if first_norm => {
+                        start_field(&mut field, &mut field_buf, Field::Amtabk)
+                    }
+                    b"langue" if first_norm => {
+                        start_field(&mut field, &mut field_buf, Field::Langue)
+                    }
+                    b"gliederungskennzahl" => {
+                        start_field(&mut field, &mut field_buf, Field::GliedKz)
+                    }
                     b"gliederungsbez" => start_field(&mut field, &mut field_buf, Field::GliedBez),
                     b"gliederungstitel" => {
                         start_field(&mut field, &mut field_buf, Field::GliedTitel)
@@ -158,7 +172,10 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     _ => {
                         return Err(err(
                             &reader,
-                            format!("unexpected closing tag </{}>", String::from_utf8_lossy(&name)),
+                            format!(
+                                "unexpected closing tag </{}>",
+                                String::from_utf8_lossy(&name)
+                            ),
                         ))
                     }
                 }
@@ -167,8 +184,14 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     continue;
                 }
                 match name.as_slice() {
-                    b"enbez" | b"titel" | b"jurabk" | b"amtabk" | b"langue"
-                    | b"gliederungskennzahl" | b"gliederungsbez" | b"gliederungstitel" => {
+                    b"enbez"
+                    | b"titel"
+                    | b"jurabk"
+                    | b"amtabk"
+                    | b"langue"
+                    | b"gliederungskennzahl"
+                    | b"gliederungsbez"
+                    | b"gliederungstitel" => {
                         let v = normalize_inline(&field_buf);
                         if let Some(n) = norm.as_mut() {
                             match field {
@@ -236,10 +259,8 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     push(&mut cur, &s);
                 }
             }
-            Event::CData(t) => {
-                if skip_depth == 0 && in_text {
-                    push(&mut cur, &String::from_utf8_lossy(t.as_ref()));
-                }
+            Event::CData(t) if skip_depth == 0 && in_text => {
+                push(&mut cur, &String::from_utf8_lossy(t.as_ref()));
             }
             Event::Eof => break,
             _ => {}
@@ -255,7 +276,11 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
         ));
     }
     if !saw_root {
-        return Err(ParseError::new(file, None, "empty document: no XML elements"));
+        return Err(ParseError::new(
+            file,
+            None,
+            "empty document: no XML elements",
+        ));
     }
     Ok(law)
 }
@@ -357,7 +382,10 @@ mod tests {
         );
         assert!(!n1.full_text().contains("Fußnote"));
         let n2 = &law.norms[1];
-        assert_eq!(n2.breadcrumb, vec!["Teil 1 Allgemeines", "Kapitel 1 Begriffe"]);
+        assert_eq!(
+            n2.breadcrumb,
+            vec!["Teil 1 Allgemeines", "Kapitel 1 Begriffe"]
+        );
         assert_eq!(n2.units[0].label, None);
         assert_eq!(n2.units[0].text, "Begriffe sind wichtig.");
     }

@@ -95,12 +95,17 @@ mod tests {
     fn formats_round_trip_snake_case() {
         let f: SourceFormat = serde_json::from_str("\"gii_xml\"").unwrap();
         assert_eq!(f, SourceFormat::GiiXml);
-        assert_eq!(serde_json::to_string(&SourceFormat::Nist82Json).unwrap(), "\"nist82_json\"");
+        assert_eq!(
+            serde_json::to_string(&SourceFormat::Nist82Json).unwrap(),
+            "\"nist82_json\""
+        );
         assert!(SourceFormat::EvidenceMapping.is_mapping());
     }
 
     #[test]
     fn mapping_formats_yield_no_norms() {
-        assert!(parse(SourceFormat::IsoMapping, "m.json", b"[]").unwrap().is_empty());
+        assert!(parse(SourceFormat::IsoMapping, "m.json", b"[]")
+            .unwrap()
+            .is_empty());
     }
 }

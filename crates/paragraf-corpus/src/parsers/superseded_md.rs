@@ -39,7 +39,11 @@ pub fn parse_with_front_matter(
     bytes: &[u8],
 ) -> Result<(FrontMatter, Vec<RawNorm>), ParseError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(file, Some(format!("byte {}", e.valid_up_to())), "invalid UTF-8")
+        ParseError::new(
+            file,
+            Some(format!("byte {}", e.valid_up_to())),
+            "invalid UTF-8",
+        )
     })?;
     let lines: Vec<&str> = text.lines().collect();
     let mut fm = FrontMatter::default();
@@ -52,7 +56,11 @@ pub fn parse_with_front_matter(
             .find(|(_, l)| l.trim() == "---")
             .map(|(k, _)| k)
             .ok_or_else(|| {
-                ParseError::new(file, Some("line 1".into()), "front matter not closed by `---`")
+                ParseError::new(
+                    file,
+                    Some("line 1".into()),
+                    "front matter not closed by `---`",
+                )
             })?;
         for l in &lines[1..end] {
             if let Some((k, v)) = l.split_once(':') {
@@ -129,7 +137,11 @@ pub fn parse_with_front_matter(
     }
     finish(&mut cur, &mut out);
     if !saw_heading {
-        return Err(ParseError::new(file, None, "no Markdown headings found: not a law file"));
+        return Err(ParseError::new(
+            file,
+            None,
+            "no Markdown headings found: not a law file",
+        ));
     }
     Ok((fm, out))
 }
@@ -157,7 +169,12 @@ fn norm_heading(h: &str) -> Option<(String, String)> {
             // `Anlage 1 …` or `Anlage (zu …)`
             let numbered = words
                 .get(1)
-                .map(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase()) && w.len() <= 5)
+                .map(|w| {
+                    w.chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                        && w.len() <= 5
+                })
                 .unwrap_or(false);
             (if numbered { 2 } else { 1 }, true)
         }
@@ -201,7 +218,10 @@ fn end_block(c: &mut Cur) {
         return;
     }
     if let Some(label) = absatz_label(&text) {
-        c.units.push(RawUnit { label: Some(label), text });
+        c.units.push(RawUnit {
+            label: Some(label),
+            text,
+        });
         return;
     }
     match c.units.last_mut() {
@@ -218,7 +238,8 @@ fn finish(cur: &mut Option<Cur>, out: &mut Vec<RawNorm>) {
     let Some(mut c) = cur.take() else { return };
     end_block(&mut c);
     // repealed stubs (`-`, `(weggefallen)`) carry no text worth a chunk
-    c.units.retain(|u| u.text != "-" && u.text != "(weggefallen)");
+    c.units
+        .retain(|u| u.text != "-" && u.text != "(weggefallen)");
     if c.units.is_empty() {
         return;
     }
@@ -249,8 +270,14 @@ mod tests {
         assert_eq!(norms[0].title, "Zweck");
         assert_eq!(norms[0].breadcrumb, vec!["Erster Abschnitt - Allgemeines"]);
         assert_eq!(norms[0].units.len(), 2);
-        assert_eq!(norms[0].units[0].text, "(1) Zweck ist es, den Einzelnen zu schützen.");
-        assert_eq!(norms[0].units[1].text, "(2) Es gilt für\n1. öffentliche Stellen,\n2. private Stellen.");
+        assert_eq!(
+            norms[0].units[0].text,
+            "(1) Zweck ist es, den Einzelnen zu schützen."
+        );
+        assert_eq!(
+            norms[0].units[1].text,
+            "(2) Es gilt für\n1. öffentliche Stellen,\n2. private Stellen."
+        );
         assert_eq!(norms[1].norm, "§ 4f");
         assert_eq!(norms[1].units[0].label, None);
         assert_eq!(norms[2].norm, "Anlage");
