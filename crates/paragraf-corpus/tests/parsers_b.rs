@@ -762,6 +762,17 @@ fn real_eu_acts() {
             .hints
             .iter()
             .any(|h| h == "chapter:VIII"));
+        // Regression: the empty points (a), (b) of Art. 97(2) swallowed Abs. 3.
+        assert_eq!(
+            labels(find(&norms, "Art. 97")),
+            vec![
+                Some("Abs. 1"),
+                Some("Abs. 2"),
+                Some("Abs. 3"),
+                Some("Abs. 4"),
+                Some("Abs. 5")
+            ]
+        );
     }
 }
 
@@ -1023,4 +1034,70 @@ fn real_mapping_files() {
     assert_eq!(files, 39);
     assert_eq!(controls, 124 + 163);
     assert_eq!(evidence, 150);
+}
+
+// ---------------------------------------------------------------- robustness
+
+/// Every corpus-B parser on the given bytes; the result only matters in that
+/// it must come back (no panic).
+fn run_all(name: &str, bytes: &[u8]) {
+    let _ = eu_json::parse(name, bytes);
+    let _ = annex::parse(name, bytes);
+    let _ = foreign::parse_ch(name, bytes);
+    let _ = foreign::parse_uk(name, bytes);
+    let _ = foreign::parse_uk("uk-schedules.json", bytes);
+    let _ = oscal::parse(name, bytes);
+    let _ = nist::parse_tsv(name, bytes);
+    let _ = nist::parse_82_json(name, bytes);
+    let _ = asvs::parse(name, bytes);
+    let _ = mappings::parse_control_mappings(name, bytes, MappingKind::NistCsf);
+    let _ = mappings::parse_evidence(name, bytes);
+}
+
+const FIXTURES: &[&str] = &[
+    "eu-mini.json",
+    "annexes-mini.json",
+    "ch-mini.json",
+    "uk-mini-sections.json",
+    "uk-mini-schedules.json",
+    "bsi-mini-kernel.oscal.json",
+    "bsi-mindeststandard-tls-mini.oscal.json",
+    "nist-mini-800-53.tsv",
+    "nist-mini-82-overlay.json",
+    "owasp-asvs-4.0.3-de.flat.json",
+    "owasp-asvs-5.0.0-en.flat.json",
+    "iso27001-mini.json",
+    "evidence-mini.json",
+];
+
+#[test]
+fn every_prefix_of_every_fixture_is_handled_without_panic() {
+    for name in FIXTURES {
+        let bytes = fixture(name);
+        for cut in 0..bytes.len() {
+            run_all(name, &bytes[..cut]);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Random byte edits of the fixtures (wrong types, broken UTF-8, odd
+    /// markers) never make a parser panic.
+    #[test]
+    fn mutated_fixtures_never_panic(
+        which in 0usize..13,
+        edits in proptest::collection::vec((0usize..100_000, proptest::prelude::any::<u8>()), 1..8),
+    ) {
+        let name = FIXTURES[which % FIXTURES.len()];
+        let mut bytes = fixture(name);
+        for (pos, b) in edits {
+            let len = bytes.len();
+            if len > 0 {
+                bytes[pos % len] = b;
+            }
+        }
+        run_all(name, &bytes);
+    }
 }
