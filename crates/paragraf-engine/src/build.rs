@@ -4,8 +4,8 @@
 use crate::EngineError;
 use paragraf_corpus::{ingest, IngestOptions};
 use paragraf_index::{
-    write_index, AnalyzerConfig, DenseIndex, EmbedderMeta, EmbeddingCheckpoint, HnswParams,
-    IndexContents, IndexManifest, InvertedIndex,
+    text_hash, write_index, AnalyzerConfig, CheckpointEntry, CorpusExtras, DenseIndex, EmbedderMeta,
+    EmbeddingCheckpoint, HnswParams, IndexManifest, InvertedIndex,
 };
 use paragraf_models::{load_embedder, select_device, DeviceChoice, Registry, ResolveOptions, TextKind};
 use paragraf_types::Chunk;
@@ -82,17 +82,13 @@ pub fn passage_text(c: &Chunk) -> String {
     s
 }
 
-fn text_hash(s: &str) -> String {
-    hex::encode(&Sha256::digest(s.as_bytes())[..12])
-}
-
 /// Build an index directory.
 pub fn build_index(opts: &BuildOptions, progress: &dyn Fn(BuildEvent)) -> Result<BuildReport, EngineError> {
     let mut stage_ms = BTreeMap::new();
     let t = Instant::now();
     progress(BuildEvent::Stage { name: "ingest", total: 0 });
     let ingested = ingest(&opts.corpus, &opts.ingest, None)?;
-    let skipped_files: Vec<String> = ingested.report.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect();
+    let skipped_files: Vec<String> = ingested.report.skipped.iter().map(|s| format!("{}: {}", s.path, s.reason)).collect();
     let mut chunks = ingested.chunks;
     if let Some(only) = &opts.only_regulations {
         chunks.retain(|c| only.iter().any(|r| r == &c.regulation));
@@ -133,17 +129,18 @@ pub fn build_index(opts: &BuildOptions, progress: &dyn Fn(BuildEvent)) -> Result
     });
     let mut ckpt = EmbeddingCheckpoint::open(&ckpt_path, info.dim)?;
     let texts: Vec<String> = chunks.iter().map(passage_text).collect();
-    let hashes: Vec<String> = texts.iter().map(|s| text_hash(s)).collect();
+    let hashes: Vec<[u8; 32]> = texts.iter().map(|s| text_hash(s)).collect();
     let dim = info.dim;
     let mut vectors = vec![0f32; chunks.len() * dim];
     let mut sparse: Vec<Vec<(u32, f32)>> = vec![Vec::new(); chunks.len()];
     let mut todo: Vec<usize> = Vec::new();
     let mut reused = 0usize;
     for (i, c) in chunks.iter().enumerate() {
-        match ckpt.get(c.id.as_str(), &hashes[i]) {
-            Some(entry) => {
-                vectors[i * dim..(i + 1) * dim].copy_from_slice(&entry.dense);
-                sparse[i] = entry.sparse.clone();
+        // the checkpoint keeps dense vectors only: an embedder with sparse
+        // weights re-embeds (its sparse vectors are needed for the index)
+        match ckpt.get(c.id.as_str(), &hashes[i]).filter(|_| !info.has_sparse) {
+            Some(v) => {
+                vectors[i * dim..(i + 1) * dim].copy_from_slice(v);
                 reused += 1;
             }
             None => todo.push(i),
@@ -169,9 +166,8 @@ pub fn build_index(opts: &BuildOptions, progress: &dyn Fn(BuildEvent)) -> Result
                 )));
             }
             vectors[i * dim..(i + 1) * dim].copy_from_slice(&e.dense);
-            let sp = e.sparse.unwrap_or_default();
-            sparse[i] = sp.clone();
-            entries.push((chunks[i].id.as_str().to_string(), hashes[i].clone(), e.dense, sp));
+            sparse[i] = e.sparse.unwrap_or_default();
+            entries.push(CheckpointEntry { id: chunks[i].id.as_str().to_string(), text_hash: hashes[i], vector: e.dense });
         }
         ckpt.append(&entries)?;
         done += batch.len() as u64;
@@ -194,29 +190,25 @@ pub fn build_index(opts: &BuildOptions, progress: &dyn Fn(BuildEvent)) -> Result
     let analyzer = AnalyzerConfig::default();
     let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
     let has_sparse = info.has_sparse;
-    let inverted = InvertedIndex::build(&bodies, if has_sparse { Some(&sparse) } else { None }, &analyzer);
+    let inverted = InvertedIndex::build(&bodies, if has_sparse { Some(&sparse) } else { None }, &analyzer)?;
     let ms = t.elapsed().as_secs_f64() * 1e3;
     stage_ms.insert("inverted".into(), ms);
     progress(BuildEvent::StageDone { name: "inverted", ms });
 
     let t = Instant::now();
     progress(BuildEvent::Stage { name: "write", total: 0 });
-    let manifest = IndexManifest::new(
+    let mut manifest = IndexManifest::new(
         corpus_hash,
         EmbedderMeta { name: info.name.clone(), revision: info.revision.clone(), dim, dtype: info.dtype.clone() },
         analyzer,
         opts.hnsw.clone(),
-        chunks.len(),
     );
-    let contents = IndexContents {
-        chunks: &chunks,
-        dense: &dense,
-        inverted: &inverted,
-        control_mappings: &ingested.control_mappings,
-        evidence: &ingested.evidence,
-        f16: opts.f16,
-    };
-    let size_bytes = write_index(&opts.out, &manifest, &contents)?;
+    if opts.f16 {
+        manifest.vector_dtype = paragraf_index::VectorDtype::F16;
+    }
+    let extras = CorpusExtras { mappings: ingested.control_mappings, evidence: ingested.evidence };
+    let written = write_index(&opts.out, &manifest, &chunks, &extras, &dense, &inverted)?;
+    let size_bytes: u64 = written.files.values().map(|f| f.bytes).sum();
     let ms = t.elapsed().as_secs_f64() * 1e3;
     stage_ms.insert("write".into(), ms);
     progress(BuildEvent::StageDone { name: "write", ms });

@@ -134,7 +134,7 @@ pub struct Engine {
     by_id: HashMap<ChunkId, u32>,
     registry: Registry,
     resolve: ResolveOptions,
-    device: paragraf_models::Device,
+    device: candle_core::Device,
     default_model: Option<String>,
 }
 
@@ -161,7 +161,7 @@ impl Engine {
             embedder,
             generator: Mutex::new(None),
             queue_depth: AtomicUsize::new(0),
-            manifest: Manifest::builtin(),
+            manifest: Manifest::builtin()?,
             lexicon: Lexicon::builtin(),
             params: opts.params,
             by_norm,
@@ -180,7 +180,7 @@ impl Engine {
                 let mut guard = engine.generator.lock().unwrap_or_else(|p| p.into_inner());
                 if let Some((name, g)) = guard.as_mut() {
                     if name == m {
-                        let msgs = vec![ChatMessage::user("Hallo")];
+                        let msgs = vec![ChatMessage { role: paragraf_models::Role::User, content: "Hallo".into() }];
                         let p = GenParams { max_tokens: 2, ..GenParams::default() };
                         let _ = g.chat(&msgs, &p, &mut |_| true);
                     }
@@ -277,7 +277,7 @@ impl Engine {
         let mut t = Timings::new();
         let t0 = Instant::now();
         let mut lap = Instant::now();
-        let mut mark = |t: &mut Timings, name: &str, lap: &mut Instant| {
+        let mark = |t: &mut Timings, name: &str, lap: &mut Instant| {
             t.insert(name.to_string(), lap.elapsed().as_secs_f64() * 1e3);
             *lap = Instant::now();
         };
@@ -292,18 +292,20 @@ impl Engine {
         let chunks = &self.index.chunks;
         let filter_fn = |doc: u32| opts.filter.matches(&chunks[doc as usize]);
         let filter: Option<&dyn Fn(u32) -> bool> = if opts.filter.is_empty() { None } else { Some(&filter_fn) };
-        let pool = self.params.candidate_pool.max(opts.top_k);
+        let dense_n = self.params.dense_top_n.max(opts.top_k);
+        let lexical_n = self.params.lexical_top_n.max(opts.top_k);
+        let sparse_n = self.params.sparse_top_n.max(opts.top_k);
 
         let mut cand: HashMap<u32, (Option<f32>, Option<f32>, Option<f32>, bool)> = HashMap::new();
-        for h in self.index.dense.search(&qe.dense, pool, filter) {
+        for h in self.index.dense.search(&qe.dense, dense_n, filter) {
             cand.entry(h.doc).or_default().0 = Some(h.score);
         }
         mark(&mut t, "dense", &mut lap);
-        for h in self.index.inverted.bm25(query, pool, filter) {
+        for h in self.index.inverted.bm25(query, lexical_n, filter) {
             cand.entry(h.doc).or_default().1 = Some(h.score);
         }
         if let Some(sp) = &qe.sparse {
-            for h in self.index.inverted.sparse(sp, pool, filter) {
+            for h in self.index.inverted.sparse(sp, sparse_n, filter) {
                 cand.entry(h.doc).or_default().2 = Some(h.score);
             }
         }
@@ -342,8 +344,8 @@ impl Engine {
             &analysis,
             &results,
             &chunk_of,
-            &self.index.control_mappings,
-            &self.index.evidence,
+            &self.index.extras.mappings,
+            &self.index.extras.evidence,
             &self.params,
         );
         mark(&mut t, "assess", &mut lap);
@@ -400,7 +402,7 @@ impl Engine {
     }
 
     /// The abstention answer when retrieval itself found nothing reliable.
-    fn retrieval_abstention(outcome: &SearchOutcome) -> Option<Answer> {
+    fn retrieval_abstention(outcome: &SearchOutcome, params: &RankParams) -> Option<Answer> {
         let a = &outcome.response.assessment;
         let binding_hit = outcome.response.results.iter().any(|r| r.source_class.is_binding());
         let nothing = outcome.response.results.is_empty() || a.primary_norm.is_none();
@@ -408,10 +410,8 @@ impl Engine {
             Some("keine Treffer")
         } else if !binding_hit {
             Some("keine bindende Quelle unter den Treffern")
-        } else if a.human_review_reasons.iter().any(|r| r.starts_with(paragraf_rank::NO_RELEVANT_SOURCE_REASON)) {
-            Some("kein einschlägiger Treffer")
         } else {
-            None
+            paragraf_rank::relevance_gate(&outcome.analysis, &outcome.response.results, params).map(|_| "kein einschlägiger Treffer")
         }?;
         let found: Vec<String> = outcome.response.results.iter().take(5).map(|r| r.citation.clone()).collect();
         Some(Answer {
@@ -428,7 +428,7 @@ impl Engine {
         opts: &AskOptions,
         on_token: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Answer, EngineError> {
-        if let Some(mut a) = Self::retrieval_abstention(outcome) {
+        if let Some(mut a) = Self::retrieval_abstention(outcome, &self.params) {
             a.model = model.to_string();
             return Ok(a);
         }

@@ -38,7 +38,7 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
                 if json {
                     println!("{}", serde_json::to_string_pretty(&r)?);
                 } else {
-                    println!("{r}");
+                    print!("{}", scale_text(&r));
                 }
                 return Ok(());
             }
@@ -50,7 +50,7 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
             } else {
-                println!("{stats}");
+                print!("{}", stats_text(&stats));
                 println!(
                     "ingested {} chunks from {} in {:.1} s → {}",
                     ing.chunks.len(),
@@ -67,7 +67,7 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
             } else {
-                println!("{stats}");
+                print!("{}", stats_text(&stats));
             }
             Ok(())
         }
@@ -110,4 +110,58 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
             Ok(())
         }
     }
+}
+
+fn scale_text(r: &paragraf_corpus::scale::ScaleReport) -> String {
+    format!(
+        "scale archive {}\n  files      {} ({} failed)\n  bytes      {:.1} MB uncompressed ({:.1} MB compressed)\n  norms      {}\n  chunks     {}\n  references {}\n  time       {:.1} s on {} threads\n  throughput {:.1} MB/s, {:.0} chunks/s\n  peak RSS   {:.0} MiB\n",
+        r.archive,
+        r.files,
+        r.files_failed,
+        r.bytes_uncompressed as f64 / 1e6,
+        r.bytes_compressed as f64 / 1e6,
+        r.norms,
+        r.chunks,
+        r.references,
+        r.seconds,
+        r.threads,
+        r.mb_per_s,
+        r.chunks_per_s,
+        r.peak_rss_kib as f64 / 1024.0
+    )
+}
+
+fn stats_text(s: &paragraf_corpus::CorpusStats) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(o, "{} chunks, {} norms from {} files ({} ignored, {} skipped)", s.chunks, s.norms, s.files_ingested, s.files_ignored, s.files_skipped.len());
+    let _ = writeln!(o, "\nper regulation (norms per language / chunks):");
+    for (reg, chunks) in &s.chunks_per_regulation {
+        let norms = s
+            .norms_per_regulation
+            .get(reg)
+            .map(|m| m.iter().map(|(l, n)| format!("{n} {l}")).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default();
+        let sup = s.superseded.get(reg).map(|succ| format!("  superseded → {succ}")).unwrap_or_default();
+        let _ = writeln!(o, "  {reg:<16} {norms:<22} {chunks:>6} chunks{sup}");
+    }
+    for (title, map) in [("class", &s.per_class), ("role", &s.per_role), ("role rule", &s.per_role_rule), ("status", &s.per_status), ("language", &s.per_lang)] {
+        let parts: Vec<String> = map.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(o, "\nper {title}: {}", parts.join(", "));
+    }
+    let _ = writeln!(
+        o,
+        "\nreferences: {} resolved, {} unresolved (resolution rate {:.1} %)",
+        s.references_resolved,
+        s.references_unresolved,
+        s.resolution_rate * 100.0
+    );
+    let _ = writeln!(o, "mappings: {} norm→control, {} evidence items", s.control_mappings, s.evidence);
+    if !s.files_skipped.is_empty() {
+        let _ = writeln!(o, "\nskipped files:");
+        for f in &s.files_skipped {
+            let _ = writeln!(o, "  {}: {}", f.path, f.reason);
+        }
+    }
+    o
 }

@@ -53,11 +53,24 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
         }
         IndexCmd::Info { dir, json } => {
             let dir = dir.unwrap_or_else(|| home(g).join("index"));
-            let m = paragraf_index::read_manifest(&dir)?;
+            let m = paragraf_index::read_manifest(&dir, None)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&m)?);
             } else {
-                println!("{}", serde_json::to_string_pretty(&m)?);
+                println!("index {}", dir.display());
+                println!("  format version  {}", m.format_version);
+                println!("  built at        {}", m.built_at);
+                println!("  embedder        {} (revision {}, {} dims, {})", m.embedder.name, m.embedder.revision, m.embedder.dim, m.embedder.dtype);
+                println!("  chunks          {}", m.counts.chunks);
+                println!("  terms           {}", m.counts.terms);
+                println!("  sparse weights  {}", m.counts.sparse);
+                println!("  mappings        {} controls, {} evidence items", m.counts.mappings, m.counts.evidence);
+                println!("  corpus hash     {}", m.corpus_hash);
+                let total: u64 = m.files.values().map(|f| f.bytes).sum();
+                println!("  size on disk    {}", super::models::human_size(total));
+                for (name, f) in &m.files {
+                    println!("    {name:<24} {:>12}", super::models::human_size(f.bytes));
+                }
             }
             Ok(())
         }

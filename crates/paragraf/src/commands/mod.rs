@@ -76,12 +76,12 @@ pub(crate) fn load_params(path: &Option<PathBuf>) -> Result<RankParams> {
 
 pub(crate) fn parse_stage(s: &str) -> Result<Stage> {
     Ok(match s {
-        "dense" => Stage::DenseOnly,
-        "lexical" => Stage::LexicalOnly,
+        "dense" | "dense_only" => Stage::DenseOnly,
+        "lexical" | "lexical_only" => Stage::LexicalOnly,
         "fused" => Stage::Fused,
         "rerank" => Stage::Rerank,
         "full" => Stage::Full,
-        other => anyhow::bail!("--stage: unknown stage `{other}` (dense, lexical, fused, rerank, full)"),
+        other => anyhow::bail!("unknown stage `{other}` (dense, lexical, fused, rerank, full)"),
     })
 }
 
@@ -114,8 +114,8 @@ pub(crate) fn default_answer_model(g: &Global) -> Result<String> {
     let reg = registry(g)?;
     let opts = resolve_opts(g);
     let statuses = paragraf_models::list_models(&reg, &opts);
-    let present: Vec<_> = statuses.iter().filter(|s| s.present && s.kind == paragraf_models::ModelKind::Answer).collect();
-    if let Some(d) = present.iter().find(|s| s.is_default) {
+    let present: Vec<_> = statuses.iter().filter(|s| s.present && s.kind == "answer").collect();
+    if let Some(d) = present.iter().find(|s| s.name == reg.defaults.answer) {
         return Ok(d.name.clone());
     }
     present

@@ -3,7 +3,7 @@
 use super::{device, registry, resolve_opts};
 use crate::cli::{EmbedArgs, GenerateArgs, Global, ModelsCmd};
 use anyhow::Result;
-use paragraf_models::{load_embedder, load_generator, select_device, ChatMessage, GenParams, TextKind};
+use paragraf_models::{load_embedder, load_generator, select_device, ChatMessage, GenParams, Role, TextKind};
 use std::io::Write;
 
 pub fn list(g: &Global, c: ModelsCmd) -> Result<()> {
@@ -17,7 +17,7 @@ pub fn list(g: &Global, c: ModelsCmd) -> Result<()> {
     println!("{:<36} {:<9} {:<10} {}", "NAME", "KIND", "SIZE", "WHERE");
     for s in &statuses {
         let size = s.size_bytes.map(human_size).unwrap_or_else(|| "–".into());
-        println!("{:<36} {:<9} {:<10} {}", s.name, s.kind.to_string(), size, s.location);
+        println!("{:<36} {:<9} {:<10} {}", s.name, s.kind, size, s.location);
     }
     Ok(())
 }
@@ -75,9 +75,9 @@ pub fn generate(g: &Global, a: GenerateArgs) -> Result<()> {
     let mut gen = load_generator(&reg, &a.model, &resolve_opts(g), &dev)?;
     let mut msgs = Vec::new();
     if let Some(s) = &a.system {
-        msgs.push(ChatMessage::system(s));
+        msgs.push(ChatMessage { role: Role::System, content: s.clone() });
     }
-    msgs.push(ChatMessage::user(&a.prompt));
+    msgs.push(ChatMessage { role: Role::User, content: a.prompt.clone() });
     let p = GenParams { max_tokens: a.max_tokens, temperature: a.temperature, seed: a.seed, ..GenParams::default() };
     let out = gen.chat(&msgs, &p, &mut |t| {
         print!("{t}");

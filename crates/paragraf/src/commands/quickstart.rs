@@ -13,7 +13,7 @@ use crate::cli::{Global, QuickstartArgs, SearchFlags};
 use crate::progress::StageBars;
 use anyhow::{Context, Result};
 use paragraf_engine::{build_index, AskOptions, BuildOptions};
-use paragraf_models::{list_models, GenParams, ModelKind};
+use paragraf_models::{list_models, GenParams};
 use std::process::Command;
 use std::time::Instant;
 
@@ -28,11 +28,11 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     let mut g2 = g.clone();
     g2.model_dir = Some(models_dir.clone());
     let reg = registry(&g2)?;
-    let present = |g: &Global| -> Vec<(String, ModelKind)> {
+    let present = |g: &Global| -> Vec<(String, String)> {
         list_models(&reg, &resolve_opts(g)).into_iter().filter(|s| s.present).map(|s| (s.name, s.kind)).collect()
     };
     let mut have = present(&g2);
-    let need_embed = !have.iter().any(|(_, k)| *k == ModelKind::Embedder);
+    let need_embed = !have.iter().any(|(_, k)| k == "embedder");
     let need_llm = !have.iter().any(|(n, _)| *n == a.model);
     if need_embed || need_llm {
         match crate::paths::fetch_script() {

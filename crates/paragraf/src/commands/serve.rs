@@ -1,8 +1,182 @@
-//! `paragraf serve`: the engine behind the HTTP API and web page.
+//! `paragraf serve`: the engine behind the HTTP API and web page
+//! (`paragraf_server`), through [`EngineBackend`].
 
-use crate::cli::{Global, ServeArgs};
-use anyhow::Result;
+use super::{default_answer_model, open_engine};
+use crate::cli::{Global, SearchFlags, ServeArgs};
+use anyhow::{Context, Result};
+use paragraf_engine::{AskOptions, Engine, EngineError, SearchOptions};
+use paragraf_models::GenParams;
+use paragraf_server::{
+    AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, NormMetadata, NormView,
+    SearchRequest, ServerConfig,
+};
+use paragraf_types::{SearchResponse, Status};
+use std::sync::Arc;
 
-pub fn run(_g: &Global, _a: ServeArgs) -> Result<()> {
-    anyhow::bail!("serve is wired in the next step")
+/// The real engine as the server's backend.
+pub struct EngineBackend {
+    engine: Engine,
+    model: Option<String>,
+}
+
+impl EngineBackend {
+    pub fn new(engine: Engine, model: Option<String>) -> Self {
+        EngineBackend { engine, model }
+    }
+
+    fn options(&self, top_k: Option<usize>, filters: Option<&paragraf_server::SearchFilters>) -> SearchOptions {
+        let mut o = SearchOptions::default();
+        if let Some(k) = top_k {
+            o.top_k = k;
+        }
+        if let Some(f) = filters {
+            o.filter.regulations = f.regulations.clone();
+            o.filter.jurisdictions = f.jurisdictions.clone();
+            o.filter.classes = f.source_classes.clone();
+            if let Some(l) = f.lang {
+                o.filter.langs = vec![l];
+            }
+            if f.include_superseded == Some(false) {
+                o.filter.statuses = vec![Status::InForce];
+            }
+        }
+        o
+    }
+}
+
+fn map_err(e: EngineError) -> BackendError {
+    match e {
+        EngineError::EmptyQuery | EngineError::QueryTooLong { .. } => {
+            BackendError::InvalidRequest { field: "query".into(), message: e.to_string() }
+        }
+        EngineError::BadTopK { .. } => BackendError::InvalidRequest { field: "top_k".into(), message: e.to_string() },
+        EngineError::NoAnswerModel => BackendError::InvalidRequest { field: "model".into(), message: e.to_string() },
+        EngineError::Model(paragraf_models::ModelError::UnknownModel { .. }) => {
+            BackendError::InvalidRequest { field: "model".into(), message: e.to_string() }
+        }
+        other => BackendError::Internal(other.to_string()),
+    }
+}
+
+impl Backend for EngineBackend {
+    fn search(&self, req: &SearchRequest) -> Result<SearchResponse, BackendError> {
+        let opts = self.options(req.top_k, req.filters.as_ref());
+        let mut out = self.engine.search(&req.query, &opts).map_err(map_err)?;
+        if !req.explain {
+            for r in &mut out.response.results {
+                r.explanation.clear();
+            }
+        }
+        Ok(out.response)
+    }
+
+    fn answer(
+        &self,
+        req: &AnswerRequest,
+        on_event: &mut dyn FnMut(AnswerEvent) -> bool,
+    ) -> Result<SearchResponse, BackendError> {
+        let mut ask = AskOptions {
+            search: self.options(req.top_k, None),
+            model: req.model.clone().or_else(|| self.model.clone()),
+            ..AskOptions::default()
+        };
+        if let Some(m) = req.max_tokens {
+            ask.gen = GenParams { max_tokens: m, ..ask.gen };
+        }
+        let out = self
+            .engine
+            .ask(&req.query, &ask, &mut |t| on_event(AnswerEvent::Token(t.to_string())))
+            .map_err(map_err)?;
+        Ok(out.response)
+    }
+
+    fn norm(&self, id: &str) -> Result<Option<NormView>, BackendError> {
+        let chunks = self.engine.find_norm(id);
+        let Some(first) = chunks.iter().find(|c| c.lang == paragraf_types::Lang::De).or(chunks.first()).copied() else {
+            return Ok(None);
+        };
+        let same_lang: Vec<_> = chunks.iter().filter(|c| c.lang == first.lang).collect();
+        let mut text = String::new();
+        let mut refs_out = std::collections::BTreeSet::new();
+        let mut refs_in = std::collections::BTreeSet::new();
+        for c in &same_lang {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&c.text);
+            refs_out.extend(c.references_out.iter().cloned());
+            refs_in.extend(c.references_in.iter().cloned());
+        }
+        let mut variants: Vec<LanguageVariant> = Vec::new();
+        for c in &chunks {
+            if c.lang != first.lang && !variants.iter().any(|v| v.lang == c.lang) {
+                variants.push(LanguageVariant { lang: c.lang, id: c.id.clone() });
+            }
+        }
+        Ok(Some(NormView {
+            id: first.id.clone(),
+            norm_ref: first.norm_ref(),
+            regulation: first.regulation.clone(),
+            norm: first.norm.clone(),
+            title: first.title.clone(),
+            text,
+            breadcrumb: first.breadcrumb.clone(),
+            metadata: NormMetadata {
+                source_class: first.source_class,
+                source_role: first.source_role,
+                jurisdiction: first.jurisdiction,
+                status: first.status,
+                valid_from: first.valid_from.clone(),
+                valid_to: first.valid_to.clone(),
+                superseded_by: first.superseded_by.clone(),
+                lang: first.lang,
+            },
+            references_out: refs_out.into_iter().collect(),
+            references_in: refs_in.into_iter().collect(),
+            chunks: same_lang.iter().map(|c| c.id.clone()).collect(),
+            language_variants: variants,
+        }))
+    }
+
+    fn ready(&self) -> bool {
+        true
+    }
+
+    fn info(&self) -> serde_json::Value {
+        let m = &self.engine.index().manifest;
+        serde_json::json!({
+            "index": { "chunks": m.counts.chunks, "embedder": m.embedder.name, "built_at": m.built_at, "format_version": m.format_version },
+            "embedder": self.engine.embedder_name(),
+            "answer_model": self.model,
+            "queue_depth": self.engine.queue_depth(),
+        })
+    }
+}
+
+pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
+    let model = match a.model.clone() {
+        Some(m) => Some(m),
+        None => default_answer_model(g).ok(),
+    };
+    let flags = SearchFlags {
+        index: a.index.clone(),
+        top_k: 10,
+        params: None,
+        stage: "full".into(),
+        regulation: vec![],
+        lang: vec![],
+    };
+    let engine = open_engine(g, &flags, model.clone(), true)?;
+    let mut cfg = ServerConfig {
+        addr: a.addr.parse().with_context(|| format!("--addr: `{}` is not host:port", a.addr))?,
+        api_key: a.api_key.clone(),
+        cors: a.cors,
+        ..ServerConfig::default()
+    };
+    cfg.limits.answer_queue_capacity = a.queue;
+    let backend: Arc<dyn Backend> = Arc::new(EngineBackend::new(engine, model));
+    eprintln!("paragraf serve: http://{}/", cfg.addr);
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    rt.block_on(paragraf_server::serve(backend, cfg))?;
+    Ok(())
 }
