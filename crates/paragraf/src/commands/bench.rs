@@ -1,8 +1,211 @@
-//! `paragraf bench`.
+//! `paragraf bench [models|search]`: model candidates from `models.toml`
+//! side by side — load time, embed throughput at 128/512 tokens (batched and
+//! the naive one-at-a-time loop), query-embed latency, prefill/decode tok/s
+//! and time to first token on a real prompt built from retrieved sources,
+//! memory — repeated, medians, one table (JSON + Markdown) with the machine.
 
+use super::{device, home, registry, resolve_opts, SearchFlags};
 use crate::cli::{BenchArgs, Global};
-use anyhow::Result;
+use anyhow::{Context, Result};
+use paragraf_engine::{prompt::build_prompt, Engine, SearchOptions};
+use paragraf_eval::bench::{repeat, BenchRow, BenchTable, Machine};
+use paragraf_models::{bench as mb, list_models, load_embedder, load_generator, select_device, GenParams};
+use paragraf_types::Lang;
+use std::time::Instant;
 
-pub fn run(_g: &Global, _a: BenchArgs) -> Result<()> {
-    anyhow::bail!("bench is wired in the next step")
+/// Resident set size now, MiB (VmRSS).
+fn rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+const QUESTION: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+
+pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
+    match a.what.as_deref().unwrap_or("models") {
+        "models" => models(g, &a),
+        "search" => search(g, &a),
+        other => anyhow::bail!("unknown bench `{other}` (models, search)"),
+    }
+}
+
+fn models(g: &Global, a: &BenchArgs) -> Result<()> {
+    let reg = registry(g)?;
+    let opts = resolve_opts(g);
+    let (dev, warn) = select_device(device(g)?);
+    if let Some(w) = warn {
+        eprintln!("warning: {w}");
+    }
+    let dev_name = if dev.is_cpu() { "cpu".to_string() } else { format!("{dev:?}") };
+    let reps = a.repeat.max(1);
+    let mut table = BenchTable::new(Machine::detect(), 1, reps);
+    let present: Vec<_> = list_models(&reg, &opts)
+        .into_iter()
+        .filter(|s| s.present && (a.models.is_empty() || a.models.contains(&s.name)))
+        .collect();
+    if present.is_empty() {
+        anyhow::bail!("no model of models.toml is present (see `paragraf models list`; `paragraf quickstart` fetches the small ones)");
+    }
+    // a real prompt: the sources retrieved for the sample question, when an index is there
+    let index_dir = super::index_dir(g, &a.index);
+    let engine = if index_dir.join("manifest.json").exists() {
+        let flags = SearchFlags { index: Some(index_dir.clone()), top_k: 10, params: None, stage: "full".into(), regulation: vec![], lang: vec![] };
+        super::open_engine(g, &flags, None, false).ok()
+    } else {
+        None
+    };
+    if engine.is_none() {
+        table.notes.push("no index found: TTFT measured on a fixed German legal prompt instead of retrieved sources".into());
+    }
+    for s in &present {
+        eprintln!("bench {} ({})", s.name, s.kind);
+        let mut row = BenchRow { model: s.name.clone(), kind: s.kind.clone(), device: dev_name.clone(), ..BenchRow::default() };
+        let rss0 = rss_mib().unwrap_or(0.0);
+        match s.kind.as_str() {
+            "embedder" => {
+                let load = repeat(0, reps, || -> Result<f64> {
+                    let t = Instant::now();
+                    let e = load_embedder(&reg, &s.name, &opts, &dev)?;
+                    drop(e);
+                    Ok(t.elapsed().as_secs_f64() * 1e3)
+                })?;
+                row.load_ms = load;
+                let e = load_embedder(&reg, &s.name, &opts, &dev)?;
+                row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
+                let mut naive = Vec::new();
+                for tokens in [128usize, 512] {
+                    let n = if tokens == 128 { 32 } else { 16 };
+                    let mut speedups = Vec::new();
+                    let st = repeat(0, reps, || -> Result<f64> {
+                        let r = mb::embed_throughput(e.as_ref(), tokens, n)?;
+                        speedups.push(r.speedup);
+                        naive.push(format!("{tokens} tok: naive {:.1}/s", r.naive_per_s));
+                        Ok(r.batched_per_s)
+                    })?;
+                    if let Some(st) = &st {
+                        speedups.sort_by(f64::total_cmp);
+                        row.notes.push(format!(
+                            "{tokens} tok: batched {:.1} passages/s = {:.2}× the naive loop (median of {reps})",
+                            st.median,
+                            speedups[speedups.len() / 2]
+                        ));
+                    }
+                    if tokens == 128 {
+                        row.embed_passages_per_s_128 = st;
+                    } else {
+                        row.embed_passages_per_s_512 = st;
+                    }
+                }
+                let mut p95 = Vec::new();
+                row.query_embed_p50_ms = repeat(0, reps, || -> Result<f64> {
+                    let q = mb::query_latency(e.as_ref(), 20)?;
+                    p95.push(q.p95_ms);
+                    Ok(q.p50_ms)
+                })?;
+                row.query_embed_p95_ms = paragraf_eval::stats::Stat::from_samples(&p95);
+            }
+            "answer" => {
+                let load = repeat(0, reps, || -> Result<f64> {
+                    let t = Instant::now();
+                    let m = load_generator(&reg, &s.name, &opts, &dev)?;
+                    drop(m);
+                    Ok(t.elapsed().as_secs_f64() * 1e3)
+                })?;
+                row.load_ms = load;
+                let mut m = load_generator(&reg, &s.name, &opts, &dev)?;
+                row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
+                let messages = match &engine {
+                    Some(engine) => real_prompt(engine, m.as_ref())?,
+                    None => vec![paragraf_models::ChatMessage {
+                        role: paragraf_models::Role::User,
+                        content: format!("Quellen:\n[1] Art. 37 DSGVO — Benennung eines Datenschutzbeauftragten\nDer Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in einer umfangreichen regelmäßigen und systematischen Überwachung von betroffenen Personen besteht.\n\nFrage: {QUESTION}"),
+                    }],
+                };
+                let params = GenParams { max_tokens: 32, ..GenParams::default() };
+                let (mut prefill, mut decode, mut ttft) = (Vec::new(), Vec::new(), Vec::new());
+                let mut prompt_tokens = 0;
+                for i in 0..=reps {
+                    let t = Instant::now();
+                    let mut first = None;
+                    let out = m.chat(&messages, &params, &mut |_| {
+                        first.get_or_insert_with(|| t.elapsed().as_secs_f64() * 1e3);
+                        true
+                    })?;
+                    if i == 0 {
+                        continue; // warm-up
+                    }
+                    prompt_tokens = out.prompt_tokens;
+                    prefill.push(out.prompt_tokens as f64 / (out.prefill_ms / 1e3).max(1e-9));
+                    decode.push(out.generated_tokens.saturating_sub(1).max(1) as f64 / (out.decode_ms / 1e3).max(1e-9));
+                    ttft.push(first.unwrap_or(out.prefill_ms));
+                }
+                row.prefill_tok_per_s = paragraf_eval::stats::Stat::from_samples(&prefill);
+                row.decode_tok_per_s = paragraf_eval::stats::Stat::from_samples(&decode);
+                row.ttft_ms = paragraf_eval::stats::Stat::from_samples(&ttft);
+                row.notes.push(format!("prompt {prompt_tokens} tokens, 32 new tokens, greedy"));
+            }
+            _ => continue,
+        }
+        table.rows.push(row);
+    }
+    table.notes.push(format!("peak RSS of the whole run: {:.0} MiB", paragraf_eval::bench::peak_rss_mib().unwrap_or(0.0)));
+    let dir = a.report_dir.clone().unwrap_or_else(|| home(g).join("reports"));
+    let files = table.write_files(&dir, "bench").with_context(|| format!("writing {}", dir.display()))?;
+    if a.json {
+        println!("{}", table.to_json());
+    } else {
+        println!("{}", table.to_markdown());
+        for f in files {
+            println!("report: {}", f.display());
+        }
+    }
+    Ok(())
+}
+
+fn real_prompt(engine: &Engine, m: &dyn paragraf_models::Generator) -> Result<Vec<paragraf_models::ChatMessage>> {
+    let out = engine.search(QUESTION, &SearchOptions::default())?;
+    let count = |s: &str| m.count_tokens(s).unwrap_or(s.len() / 3);
+    Ok(build_prompt(QUESTION, Lang::De, &out.response.results, 5, 1_200, &count).messages)
+}
+
+/// End-to-end search latency (no generation) per stage, over the golden questions.
+fn search(g: &Global, a: &BenchArgs) -> Result<()> {
+    let flags = SearchFlags { index: a.index.clone(), top_k: 10, params: None, stage: "full".into(), regulation: vec![], lang: vec![] };
+    let engine = super::open_engine(g, &flags, None, true)?;
+    let golden_path = crate::paths::default_corpus().join("../eval/golden-dev.jsonl");
+    let golden = paragraf_eval::load_golden(&golden_path)?;
+    let mut per_stage: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for _ in 0..a.repeat.max(1) {
+        for q in &golden {
+            let out = engine.search(&q.query, &SearchOptions::default())?;
+            for (k, v) in &out.response.timings_ms {
+                per_stage.entry(k.clone()).or_default().push(*v);
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for (k, mut v) in per_stage {
+        v.sort_by(f64::total_cmp);
+        let p = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        rows.push(serde_json::json!({"stage": k, "n": v.len(), "p50_ms": p(0.5), "p95_ms": p(0.95), "p99_ms": p(0.99)}));
+    }
+    let report = serde_json::json!({"machine": Machine::detect(), "index": engine.index().manifest.counts.chunks, "embedder": engine.embedder_name(), "stages": rows});
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("search latency over {} golden questions × {} (ms)", golden.len(), a.repeat.max(1));
+        println!("{:<12} {:>8} {:>8} {:>8}", "stage", "p50", "p95", "p99");
+        for r in report["stages"].as_array().into_iter().flatten() {
+            println!(
+                "{:<12} {:>8.2} {:>8.2} {:>8.2}",
+                r["stage"].as_str().unwrap_or(""),
+                r["p50_ms"].as_f64().unwrap_or(0.0),
+                r["p95_ms"].as_f64().unwrap_or(0.0),
+                r["p99_ms"].as_f64().unwrap_or(0.0)
+            );
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,242 @@
+//! The engine end to end on a small fixture corpus (real excerpts of BDSG,
+//! DSGVO, BDSG 1990 and OWASP ASVS in their official formats) with the real
+//! multilingual-e5-small embedder, and a scripted generator for the gate.
+//! Needs the test models (`PARAGRAF_TEST_MODELS`, set by scripts/test.sh);
+//! without them the tests print why and return.
+
+use paragraf_engine::{build_index, AskOptions, BuildOptions, Engine, EngineError, EngineOptions, SearchOptions};
+use paragraf_models::{
+    ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError, Registry,
+    ResolveOptions, StopReason,
+};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+fn models_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(std::env::var_os("PARAGRAF_TEST_MODELS")?);
+    d.join("multilingual-e5-small/model.safetensors").is_file().then_some(d)
+}
+
+fn fixture_corpus() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../paragraf/tests/fixtures/corpus"))
+}
+
+/// One index for all tests of this binary (built once, ~1 min on 2 cores).
+fn index_dir() -> Option<&'static PathBuf> {
+    static DIR: OnceLock<Option<(tempfile::TempDir, PathBuf)>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let models = models_dir()?;
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = tmp.path().join("index");
+        let opts = BuildOptions {
+            corpus: fixture_corpus(),
+            out: out.clone(),
+            embedder: "multilingual-e5-small".into(),
+            registry: Registry::builtin(),
+            resolve: ResolveOptions { model_dir: Some(models), allow_download: false },
+            device: DeviceChoice::Cpu,
+            batch_size: 8,
+            hnsw: Default::default(),
+            f16: false,
+            only_regulations: None,
+            ingest: Default::default(),
+            checkpoint: None,
+        };
+        let report = build_index(&opts, &|_| {}).expect("index build on the fixture corpus");
+        assert!(report.chunks > 10, "fixture corpus gave {} chunks", report.chunks);
+        Some((tmp, out))
+    })
+    .as_ref()
+    .map(|(_, p)| p)
+}
+
+fn engine() -> Option<Engine> {
+    let dir = index_dir()?.clone();
+    let opts = EngineOptions {
+        index_dir: dir,
+        registry: Registry::builtin(),
+        resolve: ResolveOptions { model_dir: models_dir(), allow_download: false },
+        device: DeviceChoice::Cpu,
+        answer_model: None,
+        params: Default::default(),
+        warm_up: false,
+    };
+    Some(Engine::open(opts).expect("open engine"))
+}
+
+macro_rules! engine_or_skip {
+    () => {
+        match engine() {
+            Some(e) => e,
+            None => {
+                eprintln!("skipping: PARAGRAF_TEST_MODELS with multilingual-e5-small not found");
+                return;
+            }
+        }
+    };
+}
+
+/// A generator that replays a fixed text token by token (a test double).
+struct Scripted {
+    info: GeneratorInfo,
+    text: String,
+}
+
+impl Scripted {
+    fn new(text: &str) -> Box<Self> {
+        Box::new(Scripted {
+            info: GeneratorInfo {
+                name: "scripted".into(),
+                architecture: "test".into(),
+                chat_template: "none".into(),
+                context_length: 4096,
+                vocab_size: 0,
+                path: PathBuf::new(),
+            },
+            text: text.to_string(),
+        })
+    }
+}
+
+impl Generator for Scripted {
+    fn info(&self) -> &GeneratorInfo {
+        &self.info
+    }
+    fn count_tokens(&self, text: &str) -> Result<usize, ModelError> {
+        Ok(text.split_whitespace().count())
+    }
+    fn chat(&mut self, _m: &[ChatMessage], _p: &GenParams, on_token: &mut dyn FnMut(&str) -> bool) -> Result<GenOutput, ModelError> {
+        let mut n = 0;
+        for w in self.text.split_inclusive(' ') {
+            n += 1;
+            if !on_token(w) {
+                break;
+            }
+        }
+        Ok(GenOutput {
+            text: self.text.clone(),
+            prompt_tokens: 10,
+            generated_tokens: n,
+            prefill_ms: 1.0,
+            decode_ms: 1.0,
+            stop_reason: StopReason::EndOfTurn,
+        })
+    }
+}
+
+/// A generator that fails mid-answer.
+struct Failing(GeneratorInfo);
+impl Generator for Failing {
+    fn info(&self) -> &GeneratorInfo {
+        &self.0
+    }
+    fn count_tokens(&self, text: &str) -> Result<usize, ModelError> {
+        Ok(text.len() / 4)
+    }
+    fn chat(&mut self, _m: &[ChatMessage], _p: &GenParams, on_token: &mut dyn FnMut(&str) -> bool) -> Result<GenOutput, ModelError> {
+        on_token("Der Verantwortliche ");
+        Err(ModelError::InvalidInput("simulated failure after one token".into()))
+    }
+}
+
+const DPO: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+
+#[test]
+fn dpo_question_finds_art_37_or_38_first() {
+    let e = engine_or_skip!();
+    let out = e.search(DPO, &SearchOptions::default()).unwrap();
+    let top = &out.response.results[0];
+    let key = format!("{} {}", top.norm, top.regulation);
+    assert!(key == "Art. 37 DSGVO" || key == "§ 38 BDSG", "top result {key}");
+    assert!(out.response.timings_ms.contains_key("rank"));
+    assert!(!top.explanation.is_empty());
+}
+
+#[test]
+fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
+    let e = engine_or_skip!();
+    e.set_generator(
+        "scripted",
+        Scripted::new("Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. Ein Bußgeld folgt aus Art. 124 DSGVO [1]. Siehe auch [9]."),
+    );
+    let ask = AskOptions { model: Some("scripted".into()), ..AskOptions::default() };
+    let mut streamed = String::new();
+    let out = e.ask(DPO, &ask, &mut |t| {
+        streamed.push_str(t);
+        true
+    })
+    .unwrap();
+    let a = out.response.answer.expect("answer");
+    assert!(!a.abstained, "{a:?}");
+    assert!(a.citations.iter().any(|c| c == "Art. 37 DSGVO" || c == "§ 38 BDSG"), "{a:?}");
+    assert!(a.removed_citations.iter().any(|r| r.text == "Art. 124 DSGVO"), "{a:?}");
+    assert!(a.removed_citations.iter().any(|r| r.text == "[9]"), "{a:?}");
+    assert!(!a.text.contains("124"));
+    assert!(streamed.contains("Art. 124"), "the raw stream is passed through before gating");
+}
+
+#[test]
+fn unanswerable_question_abstains_without_calling_the_model() {
+    let e = engine_or_skip!();
+    e.set_generator("scripted", Scripted::new("Die Hundesteuer beträgt 100 Euro [1]."));
+    let ask = AskOptions { model: Some("scripted".into()), ..AskOptions::default() };
+    let out = e.ask("Wie hoch ist die Hundesteuer in München?", &ask, &mut |_| true).unwrap();
+    let a = out.response.answer.expect("answer");
+    assert!(a.abstained, "{a:?}");
+    assert!(a.citations.is_empty());
+    assert!(out.response.assessment.human_review_flag);
+}
+
+#[test]
+fn model_failure_returns_search_result_with_error_note() {
+    let e = engine_or_skip!();
+    let info = GeneratorInfo {
+        name: "failing".into(),
+        architecture: "test".into(),
+        chat_template: "none".into(),
+        context_length: 4096,
+        vocab_size: 0,
+        path: PathBuf::new(),
+    };
+    e.set_generator("failing", Box::new(Failing(info)));
+    let ask = AskOptions { model: Some("failing".into()), ..AskOptions::default() };
+    let out = e.ask(DPO, &ask, &mut |_| true).unwrap();
+    assert!(!out.response.results.is_empty());
+    let a = out.response.answer.expect("answer");
+    assert!(a.error.as_deref().unwrap_or("").contains("simulated failure"), "{a:?}");
+    assert!(a.abstained);
+}
+
+#[test]
+fn bad_questions_are_rejected_with_clear_errors() {
+    let e = engine_or_skip!();
+    assert!(matches!(e.search("   ", &SearchOptions::default()), Err(EngineError::EmptyQuery)));
+    let long = "Datenschutz ".repeat(400);
+    assert!(matches!(e.search(&long, &SearchOptions::default()), Err(EngineError::QueryTooLong { .. })));
+    let bad_k = SearchOptions { top_k: 0, ..SearchOptions::default() };
+    assert!(matches!(e.search(DPO, &bad_k), Err(EngineError::BadTopK { .. })));
+}
+
+#[test]
+fn same_question_same_ranking() {
+    let e = engine_or_skip!();
+    let a = e.search(DPO, &SearchOptions::default()).unwrap();
+    let b = e.search(DPO, &SearchOptions::default()).unwrap();
+    let ids = |r: &paragraf_engine::SearchOutcome| r.response.results.iter().map(|x| (x.chunk_id.clone(), x.score)).collect::<Vec<_>>();
+    assert_eq!(ids(&a), ids(&b));
+}
+
+#[test]
+fn missing_index_says_how_to_build_it() {
+    let opts = EngineOptions {
+        index_dir: PathBuf::from("/nonexistent/paragraf-index"),
+        registry: Registry::builtin(),
+        resolve: ResolveOptions { model_dir: None, allow_download: false },
+        device: DeviceChoice::Cpu,
+        answer_model: None,
+        params: Default::default(),
+        warm_up: false,
+    };
+    let err = Engine::open(opts).err().expect("must fail").to_string();
+    assert!(err.contains("paragraf index build"), "{err}");
+}
