@@ -61,12 +61,12 @@ static ACT_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)^
         (?:(?:der|des|dieser|in\s+der|nach\s+der|gemäß\s+der|of|of\s+the|in|under|to)\s+)?
-        (?:(?:Delegierten\s+|Durchführungs)?(?:Verordnung|Richtlinie|Beschluss|Beschlusses)
+        (?:(?:Delegierten\s+|Durchführungs)?(?:Verordnung|Richtlinie|Beschluss|Beschlusses|Entscheidung)
           |(?:Delegated\s+|Implementing\s+)?(?:Regulation|Directive|Decision))
         \s*
         (?:
           \((?:EU|EG|EWG|EC|EEC|Euratom|EU,\s*Euratom)\)\s*(?:Nr\.|No\.?)?\s*(?P<a>\d{1,4}/\d{1,4})
-          |(?P<b>\d{2,4}/\d{1,4})/(?:EU|EG|EWG|EC|EEC)
+          |(?:Nr\.\s*|No\.?\s*)?(?P<b>\d{1,4}/\d{1,4})/(?:EU|EG|EWG|EC|EEC)
         )",
     )
     .expect("act regex is valid")
@@ -79,7 +79,26 @@ static THIS_LAW: LazyLock<Regex> = LazyLock::new(|| {
 
 static UNKNOWN_INSTRUMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:der|des|of\s+the|of)\s+(?:Verordnung|Richtlinie|Charta|Konvention|Beschlusses|Vertrags|Vertrages|Regulation|Directive|Charter|Treaty|Convention|Decision|Protocol|TFEU|TEU|AEUV|EUV)\b",
+        r"^(?:der|des|of\s+the|of)\s+(?:Verordnung|Richtlinie|Entscheidung|Charta|Konvention|Beschlusses|Vertrags|Vertrages|Regulation|Directive|Charter|Treaty|Convention|Decision|Protocol|TFEU|TEU|AEUV|EUV)\b",
+    )
+    .expect("regex is valid")
+});
+
+static DEFER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:,|und|oder|sowie|bzw\.|in\s+Verbindung\s+mit|i\.\s?V\.\s?m\.|iVm|and|or|in\s+conjunction\s+with)\s*(?:den|dem|der|die|des)?\s*(?:§|Art\b|Art\.|Artikel|Article|Anhang|Annex|Anlage)",
+    )
+    .expect("regex is valid")
+});
+
+static ACT_MENTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:Regulation|Directive|Verordnung|Richtlinie)\s*\((?:EU|EC|EG)\)\s*(?:No\.?|Nr\.)?\s*(\d{1,4}/\d{1,4})")
+        .expect("regex is valid")
+});
+
+static THAT_LAW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:of\s+)?that\s+(?:Regulation|Directive|Decision)\b|^(?:der|des)\s+genannten\s+(?:Verordnung|Richtlinie|Gesetzes)\b",
     )
     .expect("regex is valid")
 });
@@ -101,6 +120,8 @@ const LAW_SUFFIXES: &[&str] = &[
     "richtlinie",
     "grundgesetz",
     "grundgesetzes",
+    "kodex",
+    "kodexes",
 ];
 
 /// Words after a chain that look like abbreviations but are no law.
@@ -400,11 +421,20 @@ enum Designation {
     Unknown,
     /// Nothing: the citing law (same-law reference).
     None,
+    /// `of that Regulation`: the law named last before.
+    That,
 }
 
 fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usize) {
     let rest_full = text.get(pos..).unwrap_or("");
-    let rest = rest_full.trim_start();
+    let mut rest = rest_full.trim_start();
+    // `Article 6(1), point (f), of this Regulation`
+    if let Some(r) = rest.strip_prefix(',') {
+        let r = r.trim_start();
+        if r.starts_with("of ") {
+            rest = r;
+        }
+    }
     let base = pos + (rest_full.len() - rest.len());
     if let Some(m) = ACT_NUMBER.captures(rest) {
         let end = base + m.get(0).map(|x| x.end()).unwrap_or(0);
@@ -424,6 +454,9 @@ fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usi
             Some(r) => (Designation::Named(r.to_string()), end),
             None => (Designation::Unknown, end),
         };
+    }
+    if let Some(m) = THAT_LAW.find(rest) {
+        return (Designation::That, base + m.end());
     }
     if let Some(m) = THIS_LAW.find(rest) {
         return (Designation::ThisLaw, base + m.end());
@@ -467,10 +500,12 @@ fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usi
         }
     }
     if let Some(&(off, w)) = words.first() {
-        let lower = w.to_lowercase();
-        let looks_like_law_word = skipped > 0
-            && w.chars().next().is_some_and(|c| c.is_uppercase())
-            && LAW_SUFFIXES.iter().any(|s| lower.ends_with(s));
+        let law_word = |w: &str| {
+            let lower = w.to_lowercase();
+            w.chars().next().is_some_and(|c| c.is_uppercase())
+                && LAW_SUFFIXES.iter().any(|s| lower.ends_with(s))
+        };
+        let looks_like_law_word = skipped > 0 && words.iter().take(3).any(|(_, w)| law_word(w));
         let uppers = w.chars().filter(|c| c.is_uppercase()).count();
         let looks_like_abbrev = skipped == 0
             && uppers >= 2
@@ -522,6 +557,10 @@ struct Found {
     chain: Chain,
     designation: Designation,
     end: usize,
+    /// No designation of its own, but a list / `in Verbindung mit` goes on
+    /// with another citation whose designation applies (`§ 802g Absatz 2 und
+    /// § 802h der Zivilprozessordnung`).
+    defer: bool,
 }
 
 fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
@@ -557,11 +596,14 @@ fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
         match parse_chain(text, m.0, m.1, kind, plural) {
             Some(chain) => {
                 let (designation, end) = designation(text, chain.end, manifest);
+                let defer = matches!(designation, Designation::None)
+                    && DEFER.is_match(text.get(chain.end..).unwrap_or(""));
                 let next = end.max(chain.end).max(m.1);
                 out.push(Found {
                     chain,
                     designation,
                     end: next,
+                    defer,
                 });
                 from = next;
             }
@@ -569,6 +611,46 @@ fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
         }
         if from >= text.len() {
             break;
+        }
+    }
+    // `that Regulation` → the act named last before (a citation's
+    // designation or a bare `Regulation (EU) 2016/679` mention)
+    let mut last: Option<(usize, String)> = None;
+    for f in out.iter_mut() {
+        match &f.designation {
+            Designation::Named(r) => last = Some((f.end, r.clone())),
+            Designation::That => {
+                let before = text.get(..f.chain.start).unwrap_or("");
+                let mention = ACT_MENTION.captures_iter(before).last().and_then(|c| {
+                    let m = c.get(0)?;
+                    let reg = manifest.regulation_by_act_number(c.get(1)?.as_str())?;
+                    Some((m.end(), reg.to_string()))
+                });
+                let best = match (&last, mention) {
+                    (Some(a), Some(b)) => Some(if b.0 > a.0 { b.1 } else { a.1.clone() }),
+                    (Some(a), None) => Some(a.1.clone()),
+                    (None, Some(b)) => Some(b.1),
+                    (None, None) => None,
+                };
+                f.designation = match best {
+                    Some(r) => Designation::Named(r),
+                    None => Designation::Unknown,
+                }
+            }
+            _ => {}
+        }
+    }
+    // deferred designations come from the next citation of the list
+    for i in (0..out.len().saturating_sub(1)).rev() {
+        if out[i].defer {
+            let next = match &out[i + 1].designation {
+                Designation::Named(r) => Some(Designation::Named(r.clone())),
+                Designation::Unknown => Some(Designation::Unknown),
+                _ => None,
+            };
+            if let Some(d) = next {
+                out[i].designation = d;
+            }
         }
     }
     out
@@ -591,7 +673,9 @@ pub fn extract_references(text: &str, citing_regulation: &str, manifest: &Manife
     for f in scan(text, manifest) {
         let reg = match &f.designation {
             Designation::Named(r) => r.clone(),
-            Designation::ThisLaw | Designation::None => citing_regulation.to_string(),
+            Designation::ThisLaw | Designation::None | Designation::That => {
+                citing_regulation.to_string()
+            }
             Designation::Unknown => {
                 unresolved.push(verbatim(text, f.chain.start, f.end));
                 continue;
@@ -754,6 +838,44 @@ mod tests {
         assert!(e.resolved.is_empty() && e.unresolved.len() == 1, "{e:?}");
         let e = extract_references("Article 8(1) of the Charter", "DSGVO", &m());
         assert!(e.resolved.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn lists_and_in_verbindung_mit_share_the_designation() {
+        let e = extract_references(
+            "nach den § 802g Absatz 2 und § 802h der Zivilprozessordnung",
+            "AO",
+            &m(),
+        );
+        assert!(e.resolved.is_empty() && e.unresolved.len() == 2, "{e:?}");
+        let e = extract_references(
+            "im Sinne des § 56 Absatz 4 Satz 1 in Verbindung mit § 2 Nummer 24 des BSI-Gesetzes",
+            "BSI-KritisV",
+            &m(),
+        );
+        assert_eq!(
+            e.resolved,
+            vec![NormRef("§ 2 BSIG".into()), NormRef("§ 56 BSIG".into())]
+        );
+        assert!(refs("in § 1234 des Bürgerlichen Gesetzbuchs bestimmt", "HGB").is_empty());
+        assert_eq!(
+            refs("§ 5 und § 6 BDSG", "TKG"),
+            vec!["§ 5 BDSG", "§ 6 BDSG"]
+        );
+    }
+
+    #[test]
+    fn that_regulation_is_the_last_named() {
+        assert_eq!(
+            refs("under Regulation (EU) 2016/679 pursuant to Article 58(2), point (i), of that Regulation", "NIS2"),
+            vec!["Art. 58 DSGVO"]
+        );
+        let e = extract_references(
+            "gemäß Artikel 4 der Entscheidung Nr. 676/2002/EG",
+            "TKG",
+            &m(),
+        );
+        assert!(e.resolved.is_empty() && e.unresolved.len() == 1, "{e:?}");
     }
 
     #[test]
