@@ -272,3 +272,75 @@ pub fn bm25_bench(
         hits,
     ))
 }
+
+/// Result of [`persist_bench`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PersistReport {
+    pub chunks: usize,
+    pub dim: usize,
+    pub dense_build_s: f64,
+    pub inverted_build_s: f64,
+    pub write_s: f64,
+    /// `open_index` wall time: checksums, decoding, graph load.
+    pub load_s: f64,
+    /// Size of the index directory on disk.
+    pub bytes: u64,
+    /// Bytes per file.
+    pub files: std::collections::BTreeMap<String, u64>,
+}
+
+/// Build dense + inverted indexes for `chunks` and `vectors`, write the
+/// index directory to `dir` and time opening it again.
+pub fn persist_bench(
+    dir: &std::path::Path,
+    chunks: &[paragraf_types::Chunk],
+    vectors: Vec<f32>,
+    dim: usize,
+    params: &HnswParams,
+) -> Result<PersistReport, IndexError> {
+    use crate::store::{
+        corpus_hash, open_index, write_index, CorpusExtras, EmbedderMeta, IndexManifest,
+    };
+    let t = Instant::now();
+    let dense = DenseIndex::build(vectors, dim, params)?;
+    let dense_build_s = t.elapsed().as_secs_f64();
+    let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+    let langs: Vec<paragraf_types::Lang> = chunks.iter().map(|c| c.lang).collect();
+    let t = Instant::now();
+    let cfg = crate::AnalyzerConfig::default();
+    let inverted = InvertedIndex::build_with_langs(&texts, Some(&langs), None, &cfg)?;
+    let inverted_build_s = t.elapsed().as_secs_f64();
+    let meta = EmbedderMeta {
+        name: "bench".into(),
+        revision: "synthetic".into(),
+        dim,
+        dtype: "f32".into(),
+    };
+    let m = IndexManifest::new(corpus_hash(chunks), meta, cfg, params.clone());
+    let t = Instant::now();
+    let written = write_index(dir, &m, chunks, &CorpusExtras::default(), &dense, &inverted)?;
+    let write_s = t.elapsed().as_secs_f64();
+    drop(dense);
+    drop(inverted);
+    let t = Instant::now();
+    let loaded = open_index(dir, None)?;
+    let load_s = t.elapsed().as_secs_f64();
+    std::hint::black_box(&loaded);
+    let files: std::collections::BTreeMap<String, u64> = written
+        .files
+        .iter()
+        .map(|(k, v)| (k.clone(), v.bytes))
+        .collect();
+    let bytes = files.values().sum::<u64>()
+        + std::fs::metadata(dir.join("manifest.json")).map_or(0, |m| m.len());
+    Ok(PersistReport {
+        chunks: chunks.len(),
+        dim,
+        dense_build_s,
+        inverted_build_s,
+        write_s,
+        load_s,
+        bytes,
+        files,
+    })
+}
