@@ -193,7 +193,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                     b"PARAG" => flush(&mut unit, &mut art),
                     b"CONSID" => {
                         if let Some((no, text)) = consid.take() {
-                            let text = normalize_block(&text);
+                            let text = tidy_quotes(&normalize_block(&text));
                             if !no.is_empty() && !text.is_empty() {
                                 out.push(RawNorm {
                                     kind: NormKind::Recital,
@@ -247,9 +247,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                 if skip_depth > 0 {
                     continue;
                 }
+                // raw newlines in Formex are layout; structure comes from elements
                 let s = match t.unescape() {
-                    Ok(s) => s.into_owned(),
-                    Err(_) => String::from_utf8_lossy(t.as_ref()).into_owned(),
+                    Ok(s) => s.replace(['\n', '\r'], " "),
+                    Err(_) => String::from_utf8_lossy(t.as_ref()).replace(['\n', '\r'], " "),
                 };
                 if let Some((_, c)) = capture.as_mut() {
                     c.push_str(&s);
@@ -318,6 +319,16 @@ fn check_well_formed(
     Ok(())
 }
 
+/// `„ personenbezogene Daten “ )` → `„personenbezogene Daten“)`: the
+/// layout whitespace around QUOT.START / QUOT.END.
+fn tidy_quotes(s: &str) -> String {
+    s.replace("„ ", "„")
+        .replace(" “", "“")
+        .replace("“ )", "“)")
+        .replace("“ ,", "“,")
+        .replace("“ .", "“.")
+}
+
 fn attr(e: &BytesStart<'_>, name: &str) -> Option<String> {
     e.try_get_attribute(name)
         .ok()
@@ -339,7 +350,7 @@ fn push_text(
 
 fn flush(unit: &mut Option<(Option<String>, String)>, art: &mut Option<RawNorm>) {
     if let Some((label, text)) = unit.take() {
-        let mut text = normalize_block(&text);
+        let mut text = tidy_quotes(&normalize_block(&text));
         if text.is_empty() {
             return;
         }
@@ -364,7 +375,11 @@ mod tests {
 <PREAMBLE><GR.CONSID><CONSID><NP><NO.P>(1)</NO.P><TXT>Der Schutz ist ein Grundrecht<NOTE><P>ABl. C 1</P></NOTE> der <QUOT.START CODE="201E"/>Charta<QUOT.END CODE="201C"/>.</TXT></NP></CONSID></GR.CONSID></PREAMBLE>
 <ENACTING.TERMS><DIVISION><TITLE><TI><P><HT>KAPITEL I</HT></P></TI><STI><P>Allgemeine Bestimmungen</P></STI></TITLE>
 <ARTICLE IDENTIFIER="004"><TI.ART>Artikel 4</TI.ART><STI.ART>Begriffsbestimmungen</STI.ART>
-<ALINEA><P>Im Sinne dieser Verordnung bezeichnet der Ausdruck:</P><LIST TYPE="ARAB"><ITEM><NP><NO.P>1.</NO.P><TXT>„personenbezogene Daten“ alle Informationen;</TXT></NP></ITEM></LIST></ALINEA></ARTICLE>
+<ALINEA><P>Im Sinne dieser Verordnung bezeichnet der Ausdruck:</P><LIST TYPE="ARAB"><ITEM><NP><NO.P>1.</NO.P><TXT>
+<QUOT.START CODE="201E"/>
+personenbezogene Daten
+<QUOT.END CODE="201C"/>
+ alle Informationen;</TXT></NP></ITEM></LIST></ALINEA></ARTICLE>
 <ARTICLE IDENTIFIER="037"><TI.ART>Artikel 37</TI.ART><STI.ART>Benennung</STI.ART>
 <PARAG IDENTIFIER="037.001"><NO.PARAG>(1)</NO.PARAG><ALINEA><P>Der Verantwortliche benennt, wenn</P><LIST TYPE="alpha"><ITEM><NP><NO.P>a)</NO.P><TXT>eine Behörde handelt,</TXT></NP></ITEM><ITEM><NP><NO.P>b)</NO.P><TXT>oder nicht.</TXT></NP></ITEM></LIST></ALINEA></PARAG>
 <PARAG IDENTIFIER="037.002"><NO.PARAG>(2)</NO.PARAG><ALINEA>Eine Gruppe darf.</ALINEA></PARAG></ARTICLE>

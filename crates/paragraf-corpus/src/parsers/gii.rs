@@ -153,7 +153,7 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                         let indent = "  ".repeat(list_depth.saturating_sub(1) as usize);
                         push(&mut cur, &format!("\n{indent}"));
                     }
-                    b"row" if in_text => push(&mut cur, "\n"),
+                    b"row" | b"Title" | b"Subtitle" if in_text => push(&mut cur, "\n"),
                     b"entry" if in_text => push(&mut cur, " "),
                     b"BR" => {
                         if field != Field::None {
@@ -223,7 +223,8 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                         list_depth = list_depth.saturating_sub(1);
                         push(&mut cur, "\n");
                     }
-                    b"DT" if in_text => push(&mut cur, " "),
+                    b"DT" | b"LA" | b"entry" | b"DD" if in_text => push(&mut cur, " "),
+                    b"Title" | b"Subtitle" if in_text => push(&mut cur, "\n"),
                     b"norm" => {
                         if let Some(n) = norm.take() {
                             finish_norm(n, &mut crumbs, &mut law.norms);
@@ -253,6 +254,7 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     Ok(s) => s.into_owned(),
                     Err(_) => String::from_utf8_lossy(t.as_ref()).into_owned(),
                 };
+                let s = s.replace(['\n', '\r'], " ");
                 if field != Field::None {
                     field_buf.push_str(&s);
                 } else if in_text {
