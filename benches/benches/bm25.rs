@@ -32,10 +32,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, STORED};
+use tantivy::schema::{
+    IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, STORED,
+};
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter,
-    TextAnalyzer, Token, TokenStream, Tokenizer,
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    StopWordFilter, TextAnalyzer, Token, TokenStream, Tokenizer,
 };
 use tantivy::{doc, Index, IndexWriter, Searcher, TantivyDocument, Term};
 
@@ -95,7 +97,10 @@ fn format_of(rel: &str) -> Option<SourceFormat> {
     Some(match () {
         _ if rel.starts_with("de/gii/") && f.ends_with(".xml") => SourceFormat::GiiXml,
         _ if rel.starts_with("de/superseded/") && f.ends_with(".md") => SourceFormat::SupersededMd,
-        _ if rel.starts_with("eu/de/") && f.ends_with(".formex.xml") && !f.contains("corrigendum") => {
+        _ if rel.starts_with("eu/de/")
+            && f.ends_with(".formex.xml")
+            && !f.contains("corrigendum") =>
+        {
             SourceFormat::Formex
         }
         _ if rel.starts_with("eu/en/") && f.ends_with(".json") => SourceFormat::EuJson,
@@ -113,7 +118,15 @@ fn format_of(rel: &str) -> Option<SourceFormat> {
 /// One document per unit of every parsable source file; titles for queries.
 fn load_corpus(root: &Path) -> (Vec<String>, Vec<String>) {
     let mut files = Vec::new();
-    for d in ["de/gii", "de/superseded", "eu/de", "eu/en", "eu/en-annexes", "foreign", "controls"] {
+    for d in [
+        "de/gii",
+        "de/superseded",
+        "eu/de",
+        "eu/en",
+        "eu/en-annexes",
+        "foreign",
+        "controls",
+    ] {
         if let Ok(rd) = std::fs::read_dir(root.join(d)) {
             for e in rd.flatten() {
                 files.push(format!("{d}/{}", e.file_name().to_string_lossy()));
@@ -124,7 +137,9 @@ fn load_corpus(root: &Path) -> (Vec<String>, Vec<String>) {
     let (mut docs, mut titles) = (Vec::new(), Vec::new());
     for rel in files {
         let Some(fmt) = format_of(&rel) else { continue };
-        let Ok(bytes) = std::fs::read(root.join(&rel)) else { continue };
+        let Ok(bytes) = std::fs::read(root.join(&rel)) else {
+            continue;
+        };
         match parsers::parse(fmt, &rel, &bytes) {
             Err(e) => eprintln!("  skipping {rel}: {e}"),
             Ok(norms) => {
@@ -152,7 +167,10 @@ fn load_scale(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
     let mut failed = 0usize;
     for e in ar.entries().ok()?.flatten() {
         let mut e = e;
-        let name = e.path().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
+        let name = e
+            .path()
+            .map(|p| p.to_string_lossy().to_string())
+            .unwrap_or_default();
         if !name.ends_with(".xml") {
             continue;
         }
@@ -193,7 +211,10 @@ fn golden_queries() -> Vec<String> {
 }
 
 fn sample_titles(titles: &[String], n: usize, seed: u64) -> Vec<String> {
-    let mut uniq: Vec<&String> = titles.iter().filter(|t| t.split_whitespace().count() >= 2).collect();
+    let mut uniq: Vec<&String> = titles
+        .iter()
+        .filter(|t| t.split_whitespace().count() >= 2)
+        .collect();
     uniq.sort();
     uniq.dedup();
     let mut rng = SplitMix64(seed);
@@ -254,7 +275,9 @@ impl Tantivy {
         )
     }
     fn search(&self, q: &BooleanQuery) -> Vec<(f32, tantivy::DocAddress)> {
-        self.searcher.search(q, &TopDocs::with_limit(K)).unwrap_or_default()
+        self.searcher
+            .search(q, &TopDocs::with_limit(K))
+            .unwrap_or_default()
     }
     fn to_hits(&self, top: &[(f32, tantivy::DocAddress)]) -> Vec<Hit> {
         let mut hits: Vec<Hit> = top
@@ -262,7 +285,10 @@ impl Tantivy {
             .filter_map(|(s, a)| {
                 let d: TantivyDocument = self.searcher.doc(*a).ok()?;
                 let id = d.get_first(self.id)?.as_u64()?;
-                Some(Hit { doc: id as u32, score: *s })
+                Some(Hit {
+                    doc: id as u32,
+                    score: *s,
+                })
             })
             .collect();
         // The same tie rule as ours: score descending, then doc id.
@@ -335,7 +361,12 @@ struct CorpusReport {
     agreement: Agreement,
 }
 
-fn run(name: &str, docs: &[String], titles: &[String], golden: &[String]) -> Option<(CorpusReport, InvertedIndex)> {
+fn run(
+    name: &str,
+    docs: &[String],
+    titles: &[String],
+    golden: &[String],
+) -> Option<(CorpusReport, InvertedIndex)> {
     let texts: Vec<&str> = docs.iter().map(String::as_str).collect();
     let mut queries: Vec<String> = golden.to_vec();
     queries.extend(sample_titles(titles, 400, 11));
@@ -350,7 +381,11 @@ fn run(name: &str, docs: &[String], titles: &[String], golden: &[String]) -> Opt
     let terms: Vec<Vec<String>> = queries.iter().map(|q| ix.query_terms(q)).collect();
 
     let t = Instant::now();
-    let tv = build_tantivy(&texts, TextAnalyzer::from(ParagrafTokenizer(ix.analyzer().clone()))).ok()?;
+    let tv = build_tantivy(
+        &texts,
+        TextAnalyzer::from(ParagrafTokenizer(ix.analyzer().clone())),
+    )
+    .ok()?;
     let tv_build = t.elapsed().as_secs_f64();
     let tq: Vec<BooleanQuery> = terms.iter().map(|t| tv.query(t)).collect();
     for q in tq.iter().take(20) {
@@ -437,7 +472,11 @@ fn run(name: &str, docs: &[String], titles: &[String], golden: &[String]) -> Opt
 
 /// Index directory write + load time for the real corpus texts with
 /// synthetic 384-d vectors (the embedder is not part of this crate).
-fn persist(docs: &[String], ix: &InvertedIndex, dir: &Path) -> Option<paragraf_index::bench::PersistReport> {
+fn persist(
+    docs: &[String],
+    ix: &InvertedIndex,
+    dir: &Path,
+) -> Option<paragraf_index::bench::PersistReport> {
     use paragraf_types::{Chunk, ChunkId, Jurisdiction, Lang, SourceClass, SourceRole, Status};
     let chunks: Vec<Chunk> = docs
         .iter()
@@ -516,15 +555,19 @@ fn main() {
     reports.insert(0, r);
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/paragraf-bench");
     let persist = persist(&docs, &ix, &target.join("index-load"));
-    let json = serde_json::to_string_pretty(&serde_json::json!({ "bm25": reports, "persist": persist }))
-        .unwrap_or_default();
+    let json =
+        serde_json::to_string_pretty(&serde_json::json!({ "bm25": reports, "persist": persist }))
+            .unwrap_or_default();
     if std::fs::create_dir_all(&target).is_ok() {
         let _ = std::fs::write(target.join("bm25.json"), &json);
     }
     println!("{json}");
 
     // Criterion: one golden query on the real corpus.
-    let q = golden.first().cloned().unwrap_or_else(|| "Datenschutzbeauftragter benennen".into());
+    let q = golden
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "Datenschutzbeauftragter benennen".into());
     let mut c = Criterion::default().configure_from_args().sample_size(50);
     c.bench_function("paragraf_bm25_top10_golden1", |b| {
         b.iter(|| ix.bm25(std::hint::black_box(&q), K, None))

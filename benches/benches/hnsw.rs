@@ -19,7 +19,10 @@ use paragraf_index::{open_index, HnswParams};
 use std::time::Instant;
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn main() {
@@ -31,9 +34,19 @@ fn main() {
     eprintln!("generating {n} x {dim} synthetic vectors …");
     let base = paragraf_index::bench::synthetic_vectors(n, dim, 64, 200, 1);
     let queries = paragraf_index::bench::synthetic_vectors(nq, dim, 64, 200, 2);
-    eprintln!("building HNSW (m {}, ef_construction {}) …", params.m, params.ef_construction);
-    let report = hnsw_bench(base, dim, &queries, &params, k, &[16, 32, 48, 64, 96, 128, 200])
-        .expect("synthetic vectors are valid");
+    eprintln!(
+        "building HNSW (m {}, ef_construction {}) …",
+        params.m, params.ef_construction
+    );
+    let report = hnsw_bench(
+        base,
+        dim,
+        &queries,
+        &params,
+        k,
+        &[16, 32, 48, 64, 96, 128, 200],
+    )
+    .expect("synthetic vectors are valid");
     let mut out = serde_json::json!({ "synthetic": report });
     eprintln!(
         "synthetic {n}x{dim}: build {:.1} s, recall@{k} {:.4} at ef {}, {:.0} QPS ({} threads), p50 {:.0} µs, p99 {:.0} µs; exact {:.0} QPS",
@@ -66,9 +79,14 @@ fn main() {
                     .collect();
                 let (exact, truth) = time_queries(&qs, |q| d.search_exact(q, k, None));
                 let (lat, got) = time_queries(&qs, |q| d.search(q, k, None));
-                let recall =
-                    truth.iter().zip(&got).map(|(t, g)| recall_at_k(t, g, k)).sum::<f64>() / qs.len() as f64;
-                let pqps = paragraf_index::bench::parallel_qps(&qs, 3, |q| d.search(q, k, None).len());
+                let recall = truth
+                    .iter()
+                    .zip(&got)
+                    .map(|(t, g)| recall_at_k(t, g, k))
+                    .sum::<f64>()
+                    / qs.len() as f64;
+                let pqps =
+                    paragraf_index::bench::parallel_qps(&qs, 3, |q| d.search(q, k, None).len());
                 eprintln!(
                     "real corpus {} x {}: load {:.3} s, recall@{k} {:.4}, {:.0} QPS, p50 {:.0} µs, p99 {:.0} µs, exact {:.0} QPS",
                     d.len(),
@@ -89,7 +107,10 @@ fn main() {
     }
     let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/paragraf-bench");
     if std::fs::create_dir_all(&target).is_ok() {
-        let _ = std::fs::write(target.join("hnsw.json"), serde_json::to_vec_pretty(&out).unwrap_or_default());
+        let _ = std::fs::write(
+            target.join("hnsw.json"),
+            serde_json::to_vec_pretty(&out).unwrap_or_default(),
+        );
     }
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
 
