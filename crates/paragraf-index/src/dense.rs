@@ -97,8 +97,11 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let cb = b.chunks_exact(8);
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            acc[i] += x[i] * y[i];
+        // Fixed-size arrays: no bounds checks, so the loop vectorises.
+        if let (Ok(x), Ok(y)) = (<&[f32; 8]>::try_from(x), <&[f32; 8]>::try_from(y)) {
+            for i in 0..8 {
+                acc[i] += x[i] * y[i];
+            }
         }
     }
     let mut s = (acc[0] + acc[4]) + (acc[1] + acc[5]) + (acc[2] + acc[6]) + (acc[3] + acc[7]);
