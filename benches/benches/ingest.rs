@@ -13,7 +13,9 @@ use std::path::PathBuf;
 fn corpus_dir() -> Option<PathBuf> {
     let p = std::env::var_os("PARAGRAF_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")));
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"))
+        });
     p.is_dir().then_some(p)
 }
 
@@ -23,7 +25,10 @@ fn dir_bytes(p: &std::path::Path) -> u64 {
         for e in rd.flatten() {
             let path = e.path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|f| f == "scale" || f == "eval") {
+                if path
+                    .file_name()
+                    .is_some_and(|f| f == "scale" || f == "eval")
+                {
                     continue;
                 }
                 n += dir_bytes(&path);

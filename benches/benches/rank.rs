@@ -16,8 +16,16 @@ fn bench_rank(c: &mut Criterion) {
     let cands = fixture_candidates(&chunks);
     let params = RankParams::default();
     let lex = Lexicon::builtin();
-    let legal = analyze_query("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?", &[], lex);
-    let control = analyze_query("Welche Controls sollte ich zur Härtung industrieller Steuerungssysteme umsetzen?", &[], lex);
+    let legal = analyze_query(
+        "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?",
+        &[],
+        lex,
+    );
+    let control = analyze_query(
+        "Welche Controls sollte ich zur Härtung industrieller Steuerungssysteme umsetzen?",
+        &[],
+        lex,
+    );
     let by_id: std::collections::HashMap<_, _> = chunks.iter().map(|c| (c.id.clone(), c)).collect();
     let chunk_of = |id: &paragraf_types::ChunkId| by_id.get(id).copied();
 

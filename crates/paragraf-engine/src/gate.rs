@@ -111,7 +111,10 @@ pub fn gate(
             out.push(' ');
             out.push_str(UNSUPPORTED_MARK);
         } else {
-            if support.iter().any(|&i| sources[i].source_class.is_binding()) {
+            if support
+                .iter()
+                .any(|&i| sources[i].source_class.is_binding())
+            {
                 supported_binding += 1;
             }
             let refs: String = support.iter().map(|i| format!("[{}]", i + 1)).collect();
@@ -152,12 +155,19 @@ pub fn gate(
             ..Answer::default()
         },
     };
-    GateOutcome { answer, unsupported_sentences, dropped_sentences }
+    GateOutcome {
+        answer,
+        unsupported_sentences,
+        dropped_sentences,
+    }
 }
 
 fn push_removed(removed: &mut Vec<RemovedCitation>, text: &str, reason: &str) {
     if !removed.iter().any(|r| r.text == text) {
-        removed.push(RemovedCitation { text: text.to_string(), reason: reason.to_string() });
+        removed.push(RemovedCitation {
+            text: text.to_string(),
+            reason: reason.to_string(),
+        });
     }
 }
 
@@ -185,10 +195,14 @@ fn strip_markers(
     let mut found = Vec::new();
     let mut rest = sentence;
     while let Some(open) = rest.find('[') {
-        let Some(close_rel) = rest[open..].find(']') else { break };
+        let Some(close_rel) = rest[open..].find(']') else {
+            break;
+        };
         let inner = &rest[open + 1..open + close_rel];
         let looks_like_marker = !inner.is_empty()
-            && inner.chars().all(|c| c.is_ascii_digit() || c == ',' || c == ' ' || c == '-' || c == '–');
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == ' ' || c == '-' || c == '–');
         out.push_str(&rest[..open]);
         if looks_like_marker {
             for part in inner.split(',') {
@@ -256,7 +270,8 @@ pub fn split_sentences(text: &str) -> Vec<String> {
                 // find next non-space
                 let mut j = i + 1;
                 // allow closing markers/quotes directly after punctuation
-                while j < chars.len() && matches!(chars[j], ']' | ')' | '"' | '\'' | '“' | '”') {
+                while j < chars.len() && matches!(chars[j], ']' | ')' | '"' | '\'' | '“' | '”')
+                {
                     j += 1;
                 }
                 let space_end = {
@@ -286,8 +301,12 @@ pub fn split_sentences(text: &str) -> Vec<String> {
                     // "[1]" after the punctuation: include it
                     if !at_end && chars[space_end] == '[' {
                         if let Some(close) = chars[space_end..].iter().position(|&ch| ch == ']') {
-                            let inner: String = chars[space_end + 1..space_end + close].iter().collect();
-                            if inner.chars().all(|ch| ch.is_ascii_digit() || ch == ',' || ch == ' ') {
+                            let inner: String =
+                                chars[space_end + 1..space_end + close].iter().collect();
+                            if inner
+                                .chars()
+                                .all(|ch| ch.is_ascii_digit() || ch == ',' || ch == ' ')
+                            {
                                 end = space_end + close + 1;
                             }
                         }
@@ -316,13 +335,19 @@ mod tests {
     use super::*;
 
     fn src(norm: &str, class: SourceClass) -> Source {
-        Source { norm: NormRef(norm.into()), citation: norm.into(), source_class: class }
+        Source {
+            norm: NormRef(norm.into()),
+            citation: norm.into(),
+            source_class: class,
+        }
     }
 
     /// A tiny extractor for tests: finds `Art. N DSGVO` and `§ N BDSG`.
     fn extract(s: &str) -> Vec<NormRef> {
         let re = regex::Regex::new(r"(Art\. \d+ DSGVO|§ \d+ BDSG)").unwrap();
-        re.find_iter(s).map(|m| NormRef(m.as_str().to_string())).collect()
+        re.find_iter(s)
+            .map(|m| NormRef(m.as_str().to_string()))
+            .collect()
     }
 
     fn retrieved(norms: &[&str]) -> BTreeSet<NormRef> {
@@ -331,9 +356,17 @@ mod tests {
 
     #[test]
     fn valid_markers_pass_and_invalid_are_removed() {
-        let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw), src("§ 38 BDSG", SourceClass::BindingLaw)];
+        let sources = vec![
+            src("Art. 37 DSGVO", SourceClass::BindingLaw),
+            src("§ 38 BDSG", SourceClass::BindingLaw),
+        ];
         let text = "Ein Datenschutzbeauftragter ist zu benennen, wenn die Kerntätigkeit eine umfangreiche Überwachung ist [1]. In Deutschland gilt zusätzlich die 20-Personen-Schwelle [2][7].";
-        let out = gate(text, &sources, &retrieved(&["Art. 37 DSGVO", "§ 38 BDSG"]), &extract);
+        let out = gate(
+            text,
+            &sources,
+            &retrieved(&["Art. 37 DSGVO", "§ 38 BDSG"]),
+            &extract,
+        );
         assert!(!out.answer.abstained);
         assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO", "§ 38 BDSG"]);
         assert_eq!(out.answer.removed_citations.len(), 1);
@@ -345,12 +378,17 @@ mod tests {
     #[test]
     fn fabricated_norm_is_removed_with_its_sentence() {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
-        let text = "Die Benennung regelt Art. 37 DSGVO [1]. Ein Bußgeld droht nach Art. 124 DSGVO [1].";
+        let text =
+            "Die Benennung regelt Art. 37 DSGVO [1]. Ein Bußgeld droht nach Art. 124 DSGVO [1].";
         let out = gate(text, &sources, &retrieved(&["Art. 37 DSGVO"]), &extract);
         assert!(!out.answer.abstained);
         assert!(!out.answer.text.contains("Art. 124"));
         assert_eq!(out.dropped_sentences, 1);
-        assert!(out.answer.removed_citations.iter().any(|r| r.text == "Art. 124 DSGVO"));
+        assert!(out
+            .answer
+            .removed_citations
+            .iter()
+            .any(|r| r.text == "Art. 124 DSGVO"));
     }
 
     #[test]
@@ -360,7 +398,10 @@ mod tests {
         let out = gate(text, &sources, &retrieved(&["Art. 37 DSGVO"]), &extract);
         assert_eq!(out.unsupported_sentences, 1);
         assert!(out.answer.text.contains(UNSUPPORTED_MARK));
-        assert!(out.answer.text.starts_with("Art. 37 DSGVO regelt die Benennung [1]."));
+        assert!(out
+            .answer
+            .text
+            .starts_with("Art. 37 DSGVO regelt die Benennung [1]."));
     }
 
     #[test]
@@ -376,13 +417,20 @@ mod tests {
     #[test]
     fn model_decline_abstains() {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
-        let out = gate("Keine belastbare Quelle vorhanden [1].", &sources, &retrieved(&["Art. 37 DSGVO"]), &extract);
+        let out = gate(
+            "Keine belastbare Quelle vorhanden [1].",
+            &sources,
+            &retrieved(&["Art. 37 DSGVO"]),
+            &extract,
+        );
         assert!(out.answer.abstained);
     }
 
     #[test]
     fn sentence_split_respects_legal_abbreviations() {
-        let s = split_sentences("Nach Art. 37 Abs. 1 lit. b DSGVO gilt das. Außerdem z. B. § 38 BDSG [2]. Ende");
+        let s = split_sentences(
+            "Nach Art. 37 Abs. 1 lit. b DSGVO gilt das. Außerdem z. B. § 38 BDSG [2]. Ende",
+        );
         assert_eq!(s.len(), 3, "{s:?}");
         assert!(s[1].ends_with("[2]."), "{s:?}");
     }

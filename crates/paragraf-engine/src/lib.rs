@@ -22,7 +22,9 @@ use paragraf_models::{
     load_embedder, load_generator, select_device, ChatMessage, DeviceChoice, Embedder, GenParams,
     Generator, Registry, ResolveOptions, TextKind,
 };
-use paragraf_rank::{analyze_query, assess, rank, Candidate, Lexicon, QueryAnalysis, RankParams, Stage};
+use paragraf_rank::{
+    analyze_query, assess, rank, Candidate, Lexicon, QueryAnalysis, RankParams, Stage,
+};
 use paragraf_types::{Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -84,7 +86,11 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { top_k: 10, stage: Stage::Full, filter: Filter::default() }
+        SearchOptions {
+            top_k: 10,
+            stage: Stage::Full,
+            filter: Filter::default(),
+        }
     }
 }
 
@@ -105,7 +111,10 @@ impl Default for AskOptions {
     fn default() -> Self {
         AskOptions {
             search: SearchOptions::default(),
-            gen: GenParams { max_tokens: 256, ..GenParams::default() },
+            gen: GenParams {
+                max_tokens: 256,
+                ..GenParams::default()
+            },
             model: None,
             source_budget_tokens: 1_200,
             max_sources: 5,
@@ -142,14 +151,21 @@ impl Engine {
     /// Load the index and the models once.
     pub fn open(opts: EngineOptions) -> Result<Engine, EngineError> {
         if !opts.index_dir.join("manifest.json").exists() && !opts.index_dir.exists() {
-            return Err(EngineError::MissingIndex { path: opts.index_dir.display().to_string() });
+            return Err(EngineError::MissingIndex {
+                path: opts.index_dir.display().to_string(),
+            });
         }
         let index = open_index(&opts.index_dir, None)?;
         let (device, warning) = select_device(opts.device);
         if let Some(w) = warning {
             tracing::warn!("{w}");
         }
-        let embedder = load_embedder(&opts.registry, &index.manifest.embedder.name, &opts.resolve, &device)?;
+        let embedder = load_embedder(
+            &opts.registry,
+            &index.manifest.embedder.name,
+            &opts.resolve,
+            &device,
+        )?;
         let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
         let mut by_id = HashMap::with_capacity(index.chunks.len());
         for (i, c) in index.chunks.iter().enumerate() {
@@ -175,13 +191,22 @@ impl Engine {
             engine.ensure_generator(m)?;
         }
         if opts.warm_up {
-            let _ = engine.search("Wann muss ein Datenschutzbeauftragter benannt werden?", &SearchOptions::default())?;
+            let _ = engine.search(
+                "Wann muss ein Datenschutzbeauftragter benannt werden?",
+                &SearchOptions::default(),
+            )?;
             if let Some(m) = &opts.answer_model {
                 let mut guard = engine.generator.lock().unwrap_or_else(|p| p.into_inner());
                 if let Some((name, g)) = guard.as_mut() {
                     if name == m {
-                        let msgs = vec![ChatMessage { role: paragraf_models::Role::User, content: "Hallo".into() }];
-                        let p = GenParams { max_tokens: 2, ..GenParams::default() };
+                        let msgs = vec![ChatMessage {
+                            role: paragraf_models::Role::User,
+                            content: "Hallo".into(),
+                        }];
+                        let p = GenParams {
+                            max_tokens: 2,
+                            ..GenParams::default()
+                        };
                         let _ = g.chat(&msgs, &p, &mut |_| true);
                     }
                 }
@@ -254,10 +279,16 @@ impl Engine {
         }
         let len = query.chars().count();
         if len > MAX_QUERY_CHARS {
-            return Err(EngineError::QueryTooLong { len, max: MAX_QUERY_CHARS });
+            return Err(EngineError::QueryTooLong {
+                len,
+                max: MAX_QUERY_CHARS,
+            });
         }
         if top_k == 0 || top_k > MAX_TOP_K {
-            return Err(EngineError::BadTopK { got: top_k, max: MAX_TOP_K });
+            return Err(EngineError::BadTopK {
+                got: top_k,
+                max: MAX_TOP_K,
+            });
         }
         Ok(())
     }
@@ -286,12 +317,20 @@ impl Engine {
         mark(&mut t, "analyze", &mut lap);
 
         let batch = self.embedder.embed(&[query], TextKind::Query)?;
-        let qe = batch.embeddings.into_iter().next().ok_or_else(|| EngineError::Other("embedder returned no vector".into()))?;
+        let qe = batch
+            .embeddings
+            .into_iter()
+            .next()
+            .ok_or_else(|| EngineError::Other("embedder returned no vector".into()))?;
         mark(&mut t, "embed", &mut lap);
 
         let chunks = &self.index.chunks;
         let filter_fn = |doc: u32| opts.filter.matches(&chunks[doc as usize]);
-        let filter: Option<&dyn Fn(u32) -> bool> = if opts.filter.is_empty() { None } else { Some(&filter_fn) };
+        let filter: Option<&dyn Fn(u32) -> bool> = if opts.filter.is_empty() {
+            None
+        } else {
+            Some(&filter_fn)
+        };
         let dense_n = self.params.dense_top_n.max(opts.top_k);
         let lexical_n = self.params.lexical_top_n.max(opts.top_k);
         let sparse_n = self.params.sparse_top_n.max(opts.top_k);
@@ -332,7 +371,13 @@ impl Engine {
             .map(|&doc| {
                 let (d, l, s, e) = cand[&doc];
                 let dense = d.or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
-                Candidate { chunk: &chunks[doc as usize], dense, lexical: l, sparse: s, exact: e }
+                Candidate {
+                    chunk: &chunks[doc as usize],
+                    dense,
+                    lexical: l,
+                    sparse: s,
+                    exact: e,
+                }
             })
             .collect();
         mark(&mut t, "candidates", &mut lap);
@@ -351,7 +396,13 @@ impl Engine {
         mark(&mut t, "assess", &mut lap);
         t.insert("total".into(), t0.elapsed().as_secs_f64() * 1e3);
         Ok(SearchOutcome {
-            response: SearchResponse { query: query.to_string(), results, assessment, answer: None, timings_ms: t },
+            response: SearchResponse {
+                query: query.to_string(),
+                results,
+                assessment,
+                answer: None,
+                timings_ms: t,
+            },
             analysis,
         })
     }
@@ -400,8 +451,16 @@ impl Engine {
                 ..Answer::default()
             },
         };
-        outcome.response.timings_ms.insert("generate".into(), started.elapsed().as_secs_f64() * 1e3);
-        let total = outcome.response.timings_ms.get("total").copied().unwrap_or(0.0)
+        outcome
+            .response
+            .timings_ms
+            .insert("generate".into(), started.elapsed().as_secs_f64() * 1e3);
+        let total = outcome
+            .response
+            .timings_ms
+            .get("total")
+            .copied()
+            .unwrap_or(0.0)
             + started.elapsed().as_secs_f64() * 1e3;
         outcome.response.timings_ms.insert("total".into(), total);
         outcome.response.answer = Some(answer);
@@ -411,16 +470,27 @@ impl Engine {
     /// The abstention answer when retrieval itself found nothing reliable.
     fn retrieval_abstention(outcome: &SearchOutcome, params: &RankParams) -> Option<Answer> {
         let a = &outcome.response.assessment;
-        let binding_hit = outcome.response.results.iter().any(|r| r.source_class.is_binding());
+        let binding_hit = outcome
+            .response
+            .results
+            .iter()
+            .any(|r| r.source_class.is_binding());
         let nothing = outcome.response.results.is_empty() || a.primary_norm.is_none();
         let reason = if nothing {
             Some("keine Treffer")
         } else if !binding_hit {
             Some("keine bindende Quelle unter den Treffern")
         } else {
-            paragraf_rank::relevance_gate(&outcome.analysis, &outcome.response.results, params).map(|_| "kein einschlägiger Treffer")
+            paragraf_rank::relevance_gate(&outcome.analysis, &outcome.response.results, params)
+                .map(|_| "kein einschlägiger Treffer")
         }?;
-        let found: Vec<String> = outcome.response.results.iter().take(5).map(|r| r.citation.clone()).collect();
+        let found: Vec<String> = outcome
+            .response
+            .results
+            .iter()
+            .take(5)
+            .map(|r| r.citation.clone())
+            .collect();
         Some(Answer {
             text: gate::abstention_text(reason, &found),
             abstained: true,
@@ -461,8 +531,14 @@ impl Engine {
             .iter()
             .map(|r| NormRef::new(&r.norm, &r.regulation))
             .collect();
-        let context_reg = outcome.response.assessment.primary_regulation.clone().unwrap_or_default();
-        let extract = |s: &str| paragraf_corpus::extract_references(s, &context_reg, &self.manifest).resolved;
+        let context_reg = outcome
+            .response
+            .assessment
+            .primary_regulation
+            .clone()
+            .unwrap_or_default();
+        let extract =
+            |s: &str| paragraf_corpus::extract_references(s, &context_reg, &self.manifest).resolved;
         let gated = gate::gate(&out.text, &p.sources, &retrieved, &extract);
         let mut answer = gated.answer;
         answer.model = model.to_string();

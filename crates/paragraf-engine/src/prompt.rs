@@ -16,7 +16,8 @@ pub struct GroundedPrompt {
 /// Excerpt length cap per source, in characters, before the token budget.
 pub const MAX_EXCERPT_CHARS: usize = 1_600;
 
-const SYSTEM_DE: &str = "Du bist ein sorgfältiger Assistent für deutsches und europäisches Compliance-Recht. \
+const SYSTEM_DE: &str =
+    "Du bist ein sorgfältiger Assistent für deutsches und europäisches Compliance-Recht. \
 Beantworte die Frage ausschließlich auf Grundlage der nummerierten Quellen. \
 Belege jede Aussage mit der Nummer der Quelle in eckigen Klammern, z. B. [1]. \
 Nenne keine Normen, die nicht in den Quellen stehen. \
@@ -64,7 +65,11 @@ pub fn build_prompt(
         }
         let excerpt = truncate_chars(&excerpt, MAX_EXCERPT_CHARS);
         let n = sources.len() + 1;
-        let title = if head.title.is_empty() { String::new() } else { format!(" — {}", head.title) };
+        let title = if head.title.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", head.title)
+        };
         let mut block = format!("[{n}] {key}{title}\n{excerpt}");
         let cost = count_tokens(&block);
         if used + cost > budget_tokens {
@@ -89,11 +94,20 @@ pub fn build_prompt(
         Lang::En => (SYSTEM_EN, "Question", "Sources"),
         Lang::De => (SYSTEM_DE, "Frage", "Quellen"),
     };
-    let user = format!("{s_label}:\n\n{}\n\n{q_label}: {question}", blocks.join("\n\n"));
+    let user = format!(
+        "{s_label}:\n\n{}\n\n{q_label}: {question}",
+        blocks.join("\n\n")
+    );
     GroundedPrompt {
         messages: vec![
-            ChatMessage { role: Role::System, content: system.to_string() },
-            ChatMessage { role: Role::User, content: user },
+            ChatMessage {
+                role: Role::System,
+                content: system.to_string(),
+            },
+            ChatMessage {
+                role: Role::User,
+                content: user,
+            },
         ],
         sources,
     }

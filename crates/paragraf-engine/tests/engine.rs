@@ -4,21 +4,28 @@
 //! Needs the test models (`PARAGRAF_TEST_MODELS`, set by scripts/test.sh);
 //! without them the tests print why and return.
 
-use paragraf_engine::{build_index, AskOptions, BuildOptions, Engine, EngineError, EngineOptions, SearchOptions};
+use paragraf_engine::{
+    build_index, AskOptions, BuildOptions, Engine, EngineError, EngineOptions, SearchOptions,
+};
 use paragraf_models::{
-    ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError, Registry,
-    ResolveOptions, StopReason,
+    ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError,
+    Registry, ResolveOptions, StopReason,
 };
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 fn models_dir() -> Option<PathBuf> {
     let d = PathBuf::from(std::env::var_os("PARAGRAF_TEST_MODELS")?);
-    d.join("multilingual-e5-small/model.safetensors").is_file().then_some(d)
+    d.join("multilingual-e5-small/model.safetensors")
+        .is_file()
+        .then_some(d)
 }
 
 fn fixture_corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../paragraf/tests/fixtures/corpus"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../paragraf/tests/fixtures/corpus"
+    ))
 }
 
 /// One index for all tests of this binary (built once, ~1 min on 2 cores).
@@ -33,17 +40,25 @@ fn index_dir() -> Option<&'static PathBuf> {
             out: out.clone(),
             embedder: "multilingual-e5-small".into(),
             registry: Registry::builtin(),
-            resolve: ResolveOptions { model_dir: Some(models), allow_download: false },
+            resolve: ResolveOptions {
+                model_dir: Some(models),
+                allow_download: false,
+            },
             device: DeviceChoice::Cpu,
             batch_size: 8,
             hnsw: Default::default(),
             f16: false,
             only_regulations: None,
+            core_only: false,
             ingest: Default::default(),
             checkpoint: None,
         };
         let report = build_index(&opts, &|_| {}).expect("index build on the fixture corpus");
-        assert!(report.chunks > 10, "fixture corpus gave {} chunks", report.chunks);
+        assert!(
+            report.chunks > 10,
+            "fixture corpus gave {} chunks",
+            report.chunks
+        );
         Some((tmp, out))
     })
     .as_ref()
@@ -55,7 +70,10 @@ fn engine() -> Option<Engine> {
     let opts = EngineOptions {
         index_dir: dir,
         registry: Registry::builtin(),
-        resolve: ResolveOptions { model_dir: models_dir(), allow_download: false },
+        resolve: ResolveOptions {
+            model_dir: models_dir(),
+            allow_download: false,
+        },
         device: DeviceChoice::Cpu,
         answer_model: None,
         params: Default::default(),
@@ -105,7 +123,12 @@ impl Generator for Scripted {
     fn count_tokens(&self, text: &str) -> Result<usize, ModelError> {
         Ok(text.split_whitespace().count())
     }
-    fn chat(&mut self, _m: &[ChatMessage], _p: &GenParams, on_token: &mut dyn FnMut(&str) -> bool) -> Result<GenOutput, ModelError> {
+    fn chat(
+        &mut self,
+        _m: &[ChatMessage],
+        _p: &GenParams,
+        on_token: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<GenOutput, ModelError> {
         let mut n = 0;
         for w in self.text.split_inclusive(' ') {
             n += 1;
@@ -133,9 +156,16 @@ impl Generator for Failing {
     fn count_tokens(&self, text: &str) -> Result<usize, ModelError> {
         Ok(text.len() / 4)
     }
-    fn chat(&mut self, _m: &[ChatMessage], _p: &GenParams, on_token: &mut dyn FnMut(&str) -> bool) -> Result<GenOutput, ModelError> {
+    fn chat(
+        &mut self,
+        _m: &[ChatMessage],
+        _p: &GenParams,
+        on_token: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<GenOutput, ModelError> {
         on_token("Der Verantwortliche ");
-        Err(ModelError::InvalidInput("simulated failure after one token".into()))
+        Err(ModelError::InvalidInput(
+            "simulated failure after one token".into(),
+        ))
     }
 }
 
@@ -147,7 +177,10 @@ fn dpo_question_finds_art_37_or_38_first() {
     let out = e.search(DPO, &SearchOptions::default()).unwrap();
     let top = &out.response.results[0];
     let key = format!("{} {}", top.norm, top.regulation);
-    assert!(key == "Art. 37 DSGVO" || key == "§ 38 BDSG", "top result {key}");
+    assert!(
+        key == "Art. 37 DSGVO" || key == "§ 38 BDSG",
+        "top result {key}"
+    );
     assert!(out.response.timings_ms.contains_key("rank"));
     assert!(!top.explanation.is_empty());
 }
@@ -159,28 +192,57 @@ fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
         "scripted",
         Scripted::new("Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. Ein Bußgeld folgt aus Art. 124 DSGVO [1]. Siehe auch [9]."),
     );
-    let ask = AskOptions { model: Some("scripted".into()), ..AskOptions::default() };
+    let ask = AskOptions {
+        model: Some("scripted".into()),
+        ..AskOptions::default()
+    };
     let mut streamed = String::new();
-    let out = e.ask(DPO, &ask, &mut |t| {
-        streamed.push_str(t);
-        true
-    })
-    .unwrap();
+    let out = e
+        .ask(DPO, &ask, &mut |t| {
+            streamed.push_str(t);
+            true
+        })
+        .unwrap();
     let a = out.response.answer.expect("answer");
     assert!(!a.abstained, "{a:?}");
-    assert!(a.citations.iter().any(|c| c == "Art. 37 DSGVO" || c == "§ 38 BDSG"), "{a:?}");
-    assert!(a.removed_citations.iter().any(|r| r.text == "Art. 124 DSGVO"), "{a:?}");
+    assert!(
+        a.citations
+            .iter()
+            .any(|c| c == "Art. 37 DSGVO" || c == "§ 38 BDSG"),
+        "{a:?}"
+    );
+    assert!(
+        a.removed_citations
+            .iter()
+            .any(|r| r.text == "Art. 124 DSGVO"),
+        "{a:?}"
+    );
     assert!(a.removed_citations.iter().any(|r| r.text == "[9]"), "{a:?}");
     assert!(!a.text.contains("124"));
-    assert!(streamed.contains("Art. 124"), "the raw stream is passed through before gating");
+    assert!(
+        streamed.contains("Art. 124"),
+        "the raw stream is passed through before gating"
+    );
 }
 
 #[test]
 fn unanswerable_question_abstains_without_calling_the_model() {
     let e = engine_or_skip!();
-    e.set_generator("scripted", Scripted::new("Die Hundesteuer beträgt 100 Euro [1]."));
-    let ask = AskOptions { model: Some("scripted".into()), ..AskOptions::default() };
-    let out = e.ask("Wie hoch ist die Hundesteuer in München?", &ask, &mut |_| true).unwrap();
+    e.set_generator(
+        "scripted",
+        Scripted::new("Die Hundesteuer beträgt 100 Euro [1]."),
+    );
+    let ask = AskOptions {
+        model: Some("scripted".into()),
+        ..AskOptions::default()
+    };
+    let out = e
+        .ask(
+            "Wie hoch ist die Hundesteuer in München?",
+            &ask,
+            &mut |_| true,
+        )
+        .unwrap();
     let a = out.response.answer.expect("answer");
     assert!(a.abstained, "{a:?}");
     assert!(a.citations.is_empty());
@@ -199,22 +261,43 @@ fn model_failure_returns_search_result_with_error_note() {
         path: PathBuf::new(),
     };
     e.set_generator("failing", Box::new(Failing(info)));
-    let ask = AskOptions { model: Some("failing".into()), ..AskOptions::default() };
+    let ask = AskOptions {
+        model: Some("failing".into()),
+        ..AskOptions::default()
+    };
     let out = e.ask(DPO, &ask, &mut |_| true).unwrap();
     assert!(!out.response.results.is_empty());
     let a = out.response.answer.expect("answer");
-    assert!(a.error.as_deref().unwrap_or("").contains("simulated failure"), "{a:?}");
+    assert!(
+        a.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("simulated failure"),
+        "{a:?}"
+    );
     assert!(a.abstained);
 }
 
 #[test]
 fn bad_questions_are_rejected_with_clear_errors() {
     let e = engine_or_skip!();
-    assert!(matches!(e.search("   ", &SearchOptions::default()), Err(EngineError::EmptyQuery)));
+    assert!(matches!(
+        e.search("   ", &SearchOptions::default()),
+        Err(EngineError::EmptyQuery)
+    ));
     let long = "Datenschutz ".repeat(400);
-    assert!(matches!(e.search(&long, &SearchOptions::default()), Err(EngineError::QueryTooLong { .. })));
-    let bad_k = SearchOptions { top_k: 0, ..SearchOptions::default() };
-    assert!(matches!(e.search(DPO, &bad_k), Err(EngineError::BadTopK { .. })));
+    assert!(matches!(
+        e.search(&long, &SearchOptions::default()),
+        Err(EngineError::QueryTooLong { .. })
+    ));
+    let bad_k = SearchOptions {
+        top_k: 0,
+        ..SearchOptions::default()
+    };
+    assert!(matches!(
+        e.search(DPO, &bad_k),
+        Err(EngineError::BadTopK { .. })
+    ));
 }
 
 #[test]
@@ -222,7 +305,13 @@ fn same_question_same_ranking() {
     let e = engine_or_skip!();
     let a = e.search(DPO, &SearchOptions::default()).unwrap();
     let b = e.search(DPO, &SearchOptions::default()).unwrap();
-    let ids = |r: &paragraf_engine::SearchOutcome| r.response.results.iter().map(|x| (x.chunk_id.clone(), x.score)).collect::<Vec<_>>();
+    let ids = |r: &paragraf_engine::SearchOutcome| {
+        r.response
+            .results
+            .iter()
+            .map(|x| (x.chunk_id.clone(), x.score))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(ids(&a), ids(&b));
 }
 
@@ -231,7 +320,10 @@ fn missing_index_says_how_to_build_it() {
     let opts = EngineOptions {
         index_dir: PathBuf::from("/nonexistent/paragraf-index"),
         registry: Registry::builtin(),
-        resolve: ResolveOptions { model_dir: None, allow_download: false },
+        resolve: ResolveOptions {
+            model_dir: None,
+            allow_download: false,
+        },
         device: DeviceChoice::Cpu,
         answer_model: None,
         params: Default::default(),

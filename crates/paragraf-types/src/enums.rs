@@ -195,7 +195,10 @@ mod tests {
     fn unknown_value_names_kind_and_value() {
         let e = "binding".parse::<SourceClass>().unwrap_err();
         let msg = e.to_string();
-        assert!(msg.contains("source_class") && msg.contains("`binding`"), "{msg}");
+        assert!(
+            msg.contains("source_class") && msg.contains("`binding`"),
+            "{msg}"
+        );
     }
 
     #[test]
@@ -210,7 +213,10 @@ mod tests {
 
     #[test]
     fn control_pool_roles() {
-        let pool: Vec<_> = SourceRole::ALL.iter().filter(|r| r.in_control_pool()).collect();
+        let pool: Vec<_> = SourceRole::ALL
+            .iter()
+            .filter(|r| r.in_control_pool())
+            .collect();
         assert_eq!(pool.len(), 4);
         assert!(!SourceRole::Obligation.in_control_pool());
     }

@@ -5,7 +5,11 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
-#[command(name = "paragraf", version, about = "German and EU compliance law: primary norm, connected norms, controls and grounded answers with checked citations")]
+#[command(
+    name = "paragraf",
+    version,
+    about = "German and EU compliance law: primary norm, connected norms, controls and grounded answers with checked citations"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
@@ -83,7 +87,10 @@ pub struct QuickstartArgs {
     #[arg(long, default_value = "qwen2.5-coder-0.5b-instruct-q4km")]
     pub model: String,
     /// Sample question.
-    #[arg(long, default_value = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?")]
+    #[arg(
+        long,
+        default_value = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?"
+    )]
     pub question: String,
 }
 

@@ -18,14 +18,16 @@ pub fn run() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<paragraf_engine::EngineError>().is_some_and(|e| {
-                matches!(
-                    e,
-                    paragraf_engine::EngineError::EmptyQuery
-                        | paragraf_engine::EngineError::QueryTooLong { .. }
-                        | paragraf_engine::EngineError::BadTopK { .. }
-                )
-            }) {
+            if e.downcast_ref::<paragraf_engine::EngineError>()
+                .is_some_and(|e| {
+                    matches!(
+                        e,
+                        paragraf_engine::EngineError::EmptyQuery
+                            | paragraf_engine::EngineError::QueryTooLong { .. }
+                            | paragraf_engine::EngineError::BadTopK { .. }
+                    )
+                })
+            {
                 2
             } else {
                 1
@@ -36,9 +38,16 @@ pub fn run() -> i32 {
 
 fn init_logging(g: &cli::Global) {
     use tracing_subscriber::EnvFilter;
-    let default = if g.verbose { "info,paragraf=debug" } else { "warn" };
-    let filter = EnvFilter::try_from_env("PARAGRAF_LOG").unwrap_or_else(|_| EnvFilter::new(default));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let default = if g.verbose {
+        "info,paragraf=debug"
+    } else {
+        "warn"
+    };
+    let filter =
+        EnvFilter::try_from_env("PARAGRAF_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     if g.log_json {
         let _ = builder.json().try_init();
     } else {

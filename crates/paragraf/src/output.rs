@@ -72,13 +72,29 @@ pub fn assessment_block(a: &Assessment) -> String {
         a.primary_regulation.as_deref().unwrap_or("–")
     );
     let connected: Vec<&str> = a.connected_norms.iter().map(|n| n.as_str()).collect();
-    let _ = writeln!(s, "  Verbundene Normen: {}", if connected.is_empty() { "–".into() } else { connected.join(", ") });
-    let _ = writeln!(s, "  Cross-Regime:      {}", if a.cross_regime { "ja" } else { "nein" });
+    let _ = writeln!(
+        s,
+        "  Verbundene Normen: {}",
+        if connected.is_empty() {
+            "–".into()
+        } else {
+            connected.join(", ")
+        }
+    );
+    let _ = writeln!(
+        s,
+        "  Cross-Regime:      {}",
+        if a.cross_regime { "ja" } else { "nein" }
+    );
     let _ = writeln!(s, "  Winner-Margin:     {:.3}", a.winner_margin);
     let _ = writeln!(
         s,
         "  Human Review:      {}",
-        if a.human_review_flag { format!("JA – {}", a.human_review_reasons.join("; ")) } else { "nein".into() }
+        if a.human_review_flag {
+            format!("JA – {}", a.human_review_reasons.join("; "))
+        } else {
+            "nein".into()
+        }
     );
     if !a.score_reasoning.is_empty() {
         let _ = writeln!(s, "  Begründung:        {}", a.score_reasoning);
@@ -87,13 +103,24 @@ pub fn assessment_block(a: &Assessment) -> String {
         let _ = writeln!(s, "  Controls:");
         for c in a.controls.iter().take(12) {
             let norms: Vec<&str> = c.norms.iter().map(|n| n.as_str()).collect();
-            let _ = writeln!(s, "    {} {} – {} ({})", c.framework_id, c.control_id, c.control_name, norms.join(", "));
+            let _ = writeln!(
+                s,
+                "    {} {} – {} ({})",
+                c.framework_id,
+                c.control_id,
+                c.control_name,
+                norms.join(", ")
+            );
         }
     }
     if !a.evidence.is_empty() {
         let _ = writeln!(s, "  Nachweise:");
         for e in a.evidence.iter().take(12) {
-            let _ = writeln!(s, "    {}: {} (Aufbewahrung: {})", e.norm, e.artifact_name, e.retention_period);
+            let _ = writeln!(
+                s,
+                "    {}: {} (Aufbewahrung: {})",
+                e.norm, e.artifact_name, e.retention_period
+            );
         }
     }
     s
@@ -111,7 +138,11 @@ pub fn response_text(r: &SearchResponse, explain: bool) -> String {
     s.push('\n');
     s.push_str(&assessment_block(&r.assessment));
     if let Some(a) = &r.answer {
-        let _ = writeln!(s, "\nAntwort{}", if a.abstained { " (Enthaltung)" } else { "" });
+        let _ = writeln!(
+            s,
+            "\nAntwort{}",
+            if a.abstained { " (Enthaltung)" } else { "" }
+        );
         let _ = writeln!(s, "{}", a.text);
         if !a.citations.is_empty() {
             let _ = writeln!(s, "Belegt durch: {}", a.citations.join(", "));
@@ -126,7 +157,11 @@ pub fn response_text(r: &SearchResponse, explain: bool) -> String {
             let _ = writeln!(s, "Fehler: {e}");
         }
     }
-    let t: Vec<String> = r.timings_ms.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
+    let t: Vec<String> = r
+        .timings_ms
+        .iter()
+        .map(|(k, v)| format!("{k} {v:.1}"))
+        .collect();
     let _ = writeln!(s, "\nZeiten (ms): {}", t.join(", "));
     s
 }

@@ -12,14 +12,19 @@ pub struct StageBars {
 
 impl StageBars {
     pub fn new(quiet: bool) -> Self {
-        StageBars { current: Mutex::new(None), quiet }
+        StageBars {
+            current: Mutex::new(None),
+            quiet,
+        }
     }
 
     pub fn on_event(&self, e: BuildEvent) {
         let mut cur = self.current.lock().unwrap_or_else(|p| p.into_inner());
         match e {
             BuildEvent::Stage { name, total } => {
-                let pb = if self.quiet { ProgressBar::hidden() } else if total > 0 {
+                let pb = if self.quiet {
+                    ProgressBar::hidden()
+                } else if total > 0 {
                     ProgressBar::new(total)
                 } else {
                     ProgressBar::new_spinner()

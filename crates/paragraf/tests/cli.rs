@@ -14,18 +14,27 @@ fn bin() -> Command {
 }
 
 fn fixture_corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/corpus"
+    ))
 }
 
 fn models_dir() -> Option<PathBuf> {
     let d = PathBuf::from(std::env::var_os("PARAGRAF_TEST_MODELS")?);
-    d.join("multilingual-e5-small/model.safetensors").is_file().then_some(d)
+    d.join("multilingual-e5-small/model.safetensors")
+        .is_file()
+        .then_some(d)
 }
 
 fn run(c: &mut Command) -> Output {
     let out = c.output().expect("run paragraf");
     if !out.status.success() {
-        eprintln!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        eprintln!(
+            "stdout:\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     out
 }
@@ -42,12 +51,20 @@ fn index() -> Option<(&'static Path, &'static Path)> {
             .arg(home.path())
             .arg("--model-dir")
             .arg(&models)
-            .args(["index", "build", "--embedder", "multilingual-e5-small", "--json", "--corpus"])
+            .args([
+                "index",
+                "build",
+                "--embedder",
+                "multilingual-e5-small",
+                "--json",
+                "--corpus",
+            ])
             .arg(fixture_corpus())
             .arg("--out")
             .arg(&out));
         assert!(o.status.success(), "index build failed");
-        let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("build report JSON");
+        let report: serde_json::Value =
+            serde_json::from_slice(&o.stdout).expect("build report JSON");
         assert!(report["chunks"].as_u64().unwrap_or(0) > 10, "{report}");
         Some((home, out, models))
     })
@@ -72,11 +89,19 @@ const DPO: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benen
 #[test]
 fn search_json_puts_the_dpo_norm_first() {
     let (idx, models) = index_or_skip!();
-    let o = run(bin().arg("--model-dir").arg(models).args(["search", DPO, "--json", "--index"]).arg(idx));
+    let o = run(bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["search", DPO, "--json", "--index"])
+        .arg(idx));
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let top = &v["results"][0];
-    let key = format!("{} {}", top["norm"].as_str().unwrap(), top["regulation"].as_str().unwrap());
+    let key = format!(
+        "{} {}",
+        top["norm"].as_str().unwrap(),
+        top["regulation"].as_str().unwrap()
+    );
     assert!(key == "Art. 37 DSGVO" || key == "§ 38 BDSG", "{key}");
     assert!(v["assessment"]["primary_norm"].is_string());
     assert!(v["timings_ms"]["total"].as_f64().unwrap() > 0.0);
@@ -86,11 +111,18 @@ fn search_json_puts_the_dpo_norm_first() {
 #[test]
 fn search_explain_prints_table_and_assessment() {
     let (idx, models) = index_or_skip!();
-    let o = run(bin().arg("--model-dir").arg(models).args(["search", DPO, "--explain", "--top-k", "3", "--index"]).arg(idx));
+    let o = run(bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["search", DPO, "--explain", "--top-k", "3", "--index"])
+        .arg(idx));
     assert!(o.status.success());
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("Bewertung") && s.contains("Primärnorm"), "{s}");
-    assert!(s.contains("authorityCoef"), "breakdown names the seed constants: {s}");
+    assert!(
+        s.contains("authorityCoef"),
+        "breakdown names the seed constants: {s}"
+    );
 }
 
 #[test]
@@ -103,20 +135,41 @@ fn ask_with_smollm2_returns_a_gated_answer() {
     let o = run(bin()
         .arg("--model-dir")
         .arg(models)
-        .args(["ask", DPO, "--json", "--model", "smollm2-135m-instruct-q4_1", "--max-tokens", "24", "--index"])
+        .args([
+            "ask",
+            DPO,
+            "--json",
+            "--model",
+            "smollm2-135m-instruct-q4_1",
+            "--max-tokens",
+            "24",
+            "--index",
+        ])
         .arg(idx));
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let answer = &v["answer"];
-    assert!(answer["text"].as_str().is_some_and(|t| !t.is_empty()), "{answer}");
+    assert!(
+        answer["text"].as_str().is_some_and(|t| !t.is_empty()),
+        "{answer}"
+    );
     let retrieved: Vec<String> = v["results"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| format!("{} {}", r["norm"].as_str().unwrap(), r["regulation"].as_str().unwrap()))
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["norm"].as_str().unwrap(),
+                r["regulation"].as_str().unwrap()
+            )
+        })
         .collect();
     for c in answer["citations"].as_array().unwrap() {
-        assert!(retrieved.contains(&c.as_str().unwrap().to_string()), "citation {c} not retrieved");
+        assert!(
+            retrieved.contains(&c.as_str().unwrap().to_string()),
+            "citation {c} not retrieved"
+        );
     }
     assert!(v["timings_ms"]["generate"].as_f64().is_some());
 }
@@ -124,7 +177,11 @@ fn ask_with_smollm2_returns_a_gated_answer() {
 #[test]
 fn ask_no_generate_is_search_only() {
     let (idx, models) = index_or_skip!();
-    let o = run(bin().arg("--model-dir").arg(models).args(["ask", DPO, "--no-generate", "--json", "--index"]).arg(idx));
+    let o = run(bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["ask", DPO, "--no-generate", "--json", "--index"])
+        .arg(idx));
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v.get("answer").is_none() || v["answer"].is_null());
@@ -133,14 +190,23 @@ fn ask_no_generate_is_search_only() {
 #[test]
 fn empty_question_is_bad_input_with_exit_code_2() {
     let (idx, models) = index_or_skip!();
-    let o = bin().arg("--model-dir").arg(models).args(["search", "  ", "--index"]).arg(idx).output().unwrap();
+    let o = bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["search", "  ", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("empty"));
 }
 
 #[test]
 fn missing_index_names_the_build_command() {
-    let o = bin().args(["search", DPO, "--index", "/nonexistent/idx"]).output().unwrap();
+    let o = bin()
+        .args(["search", DPO, "--index", "/nonexistent/idx"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("paragraf index build"), "{err}");
@@ -148,16 +214,26 @@ fn missing_index_names_the_build_command() {
 
 #[test]
 fn corpus_show_lists_references() {
-    let o = run(bin().args(["corpus", "show", "§ 38 BDSG", "--from"]).arg(fixture_corpus()));
+    let o = run(bin()
+        .args(["corpus", "show", "§ 38 BDSG", "--from"])
+        .arg(fixture_corpus()));
     assert!(o.status.success());
     let s = String::from_utf8_lossy(&o.stdout);
-    assert!(s.contains("§ 38 BDSG") && s.contains("references_out:"), "{s}");
-    assert!(s.contains("Art. 37 DSGVO"), "§ 38 BDSG cites Art. 37 DSGVO: {s}");
+    assert!(
+        s.contains("§ 38 BDSG") && s.contains("references_out:"),
+        "{s}"
+    );
+    assert!(
+        s.contains("Art. 37 DSGVO"),
+        "§ 38 BDSG cites Art. 37 DSGVO: {s}"
+    );
 }
 
 #[test]
 fn corpus_stats_json_counts_the_fixture() {
-    let o = run(bin().args(["corpus", "stats", "--json", "--from"]).arg(fixture_corpus()));
+    let o = run(bin()
+        .args(["corpus", "stats", "--json", "--from"])
+        .arg(fixture_corpus()));
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v["chunks"].as_u64().unwrap() > 10);
@@ -170,15 +246,28 @@ fn models_list_shows_every_entry() {
     let o = run(bin().args(["models", "list", "--json"]));
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let names: Vec<&str> = v.as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
-    for n in ["bge-m3", "multilingual-e5-small", "qwen2.5-1.5b-instruct-q4km", "smollm2-135m-instruct-q4_1"] {
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    for n in [
+        "bge-m3",
+        "multilingual-e5-small",
+        "qwen2.5-1.5b-instruct-q4km",
+        "smollm2-135m-instruct-q4_1",
+    ] {
         assert!(names.contains(&n), "{n} missing in {names:?}");
     }
 }
 
 #[test]
 fn unknown_model_is_a_clear_error() {
-    let o = bin().args(["embed", "--model", "no-such-model", "text"]).output().unwrap();
+    let o = bin()
+        .args(["embed", "--model", "no-such-model", "text"])
+        .output()
+        .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown model"));
 }

@@ -9,7 +9,9 @@ use crate::cli::{BenchArgs, Global};
 use anyhow::{Context, Result};
 use paragraf_engine::{prompt::build_prompt, Engine, SearchOptions};
 use paragraf_eval::bench::{repeat, BenchRow, BenchTable, Machine};
-use paragraf_models::{bench as mb, list_models, load_embedder, load_generator, select_device, GenParams};
+use paragraf_models::{
+    bench as mb, list_models, load_embedder, load_generator, select_device, GenParams,
+};
 use paragraf_types::Lang;
 use std::time::Instant;
 
@@ -38,7 +40,11 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     if let Some(w) = warn {
         eprintln!("warning: {w}");
     }
-    let dev_name = if dev.is_cpu() { "cpu".to_string() } else { format!("{dev:?}") };
+    let dev_name = if dev.is_cpu() {
+        "cpu".to_string()
+    } else {
+        format!("{dev:?}")
+    };
     let reps = a.repeat.max(1);
     let mut table = BenchTable::new(Machine::detect(), 1, reps);
     let present: Vec<_> = list_models(&reg, &opts)
@@ -51,7 +57,14 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     // a real prompt: the sources retrieved for the sample question, when an index is there
     let index_dir = super::index_dir(g, &a.index);
     let engine = if index_dir.join("manifest.json").exists() {
-        let flags = SearchFlags { index: Some(index_dir.clone()), top_k: 10, params: None, stage: "full".into(), regulation: vec![], lang: vec![] };
+        let flags = SearchFlags {
+            index: Some(index_dir.clone()),
+            top_k: 10,
+            params: None,
+            stage: "full".into(),
+            regulation: vec![],
+            lang: vec![],
+        };
         super::open_engine(g, &flags, None, false).ok()
     } else {
         None
@@ -61,7 +74,12 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     }
     for s in &present {
         eprintln!("bench {} ({})", s.name, s.kind);
-        let mut row = BenchRow { model: s.name.clone(), kind: s.kind.clone(), device: dev_name.clone(), ..BenchRow::default() };
+        let mut row = BenchRow {
+            model: s.name.clone(),
+            kind: s.kind.clone(),
+            device: dev_name.clone(),
+            ..BenchRow::default()
+        };
         let rss0 = rss_mib().unwrap_or(0.0);
         match s.kind.as_str() {
             "embedder" => {
@@ -123,7 +141,10 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                         content: format!("Quellen:\n[1] Art. 37 DSGVO — Benennung eines Datenschutzbeauftragten\nDer Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in einer umfangreichen regelmäßigen und systematischen Überwachung von betroffenen Personen besteht.\n\nFrage: {QUESTION}"),
                     }],
                 };
-                let params = GenParams { max_tokens: 32, ..GenParams::default() };
+                let params = GenParams {
+                    max_tokens: 32,
+                    ..GenParams::default()
+                };
                 let (mut prefill, mut decode, mut ttft) = (Vec::new(), Vec::new(), Vec::new());
                 let mut prompt_tokens = 0;
                 for i in 0..=reps {
@@ -138,21 +159,34 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                     }
                     prompt_tokens = out.prompt_tokens;
                     prefill.push(out.prompt_tokens as f64 / (out.prefill_ms / 1e3).max(1e-9));
-                    decode.push(out.generated_tokens.saturating_sub(1).max(1) as f64 / (out.decode_ms / 1e3).max(1e-9));
+                    decode.push(
+                        out.generated_tokens.saturating_sub(1).max(1) as f64
+                            / (out.decode_ms / 1e3).max(1e-9),
+                    );
                     ttft.push(first.unwrap_or(out.prefill_ms));
                 }
                 row.prefill_tok_per_s = paragraf_eval::stats::Stat::from_samples(&prefill);
                 row.decode_tok_per_s = paragraf_eval::stats::Stat::from_samples(&decode);
                 row.ttft_ms = paragraf_eval::stats::Stat::from_samples(&ttft);
-                row.notes.push(format!("prompt {prompt_tokens} tokens, 32 new tokens, greedy"));
+                row.notes.push(format!(
+                    "prompt {prompt_tokens} tokens, 32 new tokens, greedy"
+                ));
             }
             _ => continue,
         }
         table.rows.push(row);
     }
-    table.notes.push(format!("peak RSS of the whole run: {:.0} MiB", paragraf_eval::bench::peak_rss_mib().unwrap_or(0.0)));
-    let dir = a.report_dir.clone().unwrap_or_else(|| home(g).join("reports"));
-    let files = table.write_files(&dir, "bench").with_context(|| format!("writing {}", dir.display()))?;
+    table.notes.push(format!(
+        "peak RSS of the whole run: {:.0} MiB",
+        paragraf_eval::bench::peak_rss_mib().unwrap_or(0.0)
+    ));
+    let dir = a
+        .report_dir
+        .clone()
+        .unwrap_or_else(|| home(g).join("reports"));
+    let files = table
+        .write_files(&dir, "bench")
+        .with_context(|| format!("writing {}", dir.display()))?;
     if a.json {
         println!("{}", table.to_json());
     } else {
@@ -164,7 +198,10 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-fn real_prompt(engine: &Engine, m: &dyn paragraf_models::Generator) -> Result<Vec<paragraf_models::ChatMessage>> {
+fn real_prompt(
+    engine: &Engine,
+    m: &dyn paragraf_models::Generator,
+) -> Result<Vec<paragraf_models::ChatMessage>> {
     let out = engine.search(QUESTION, &SearchOptions::default())?;
     let count = |s: &str| m.count_tokens(s).unwrap_or(s.len() / 3);
     Ok(build_prompt(QUESTION, Lang::De, &out.response.results, 5, 1_200, &count).messages)
@@ -172,7 +209,14 @@ fn real_prompt(engine: &Engine, m: &dyn paragraf_models::Generator) -> Result<Ve
 
 /// End-to-end search latency (no generation) per stage, over the golden questions.
 fn search(g: &Global, a: &BenchArgs) -> Result<()> {
-    let flags = SearchFlags { index: a.index.clone(), top_k: 10, params: None, stage: "full".into(), regulation: vec![], lang: vec![] };
+    let flags = SearchFlags {
+        index: a.index.clone(),
+        top_k: 10,
+        params: None,
+        stage: "full".into(),
+        regulation: vec![],
+        lang: vec![],
+    };
     let engine = super::open_engine(g, &flags, None, true)?;
     let golden_path = crate::paths::default_corpus().join("../eval/golden-dev.jsonl");
     let golden = paragraf_eval::load_golden(&golden_path)?;
@@ -195,7 +239,11 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("search latency over {} golden questions × {} (ms)", golden.len(), a.repeat.max(1));
+        println!(
+            "search latency over {} golden questions × {} (ms)",
+            golden.len(),
+            a.repeat.max(1)
+        );
         println!("{:<12} {:>8} {:>8} {:>8}", "stage", "p50", "p95", "p99");
         for r in report["stages"].as_array().into_iter().flatten() {
             println!(

@@ -16,7 +16,11 @@ fn load(from: &Path, max_tokens: Option<usize>, quiet: bool) -> Result<Ingested>
     if let Some(m) = max_tokens {
         opts.max_tokens = m;
     }
-    let bar = if quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new_spinner() };
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
     bar.set_message(format!("ingesting {}", from.display()));
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let r = ingest(from, &opts, None).with_context(|| format!("ingesting {}", from.display()));
@@ -26,7 +30,13 @@ fn load(from: &Path, max_tokens: Option<usize>, quiet: bool) -> Result<Ingested>
 
 pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
     match c {
-        CorpusCmd::Ingest { from, out, max_tokens, bench, json } => {
+        CorpusCmd::Ingest {
+            from,
+            out,
+            max_tokens,
+            bench,
+            json,
+        } => {
             let from = corpus_dir(from);
             if bench {
                 let archive = from.join("scale/gii-all-federal-law.tar.zst");
@@ -45,7 +55,8 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
             let t = Instant::now();
             let ing = load(&from, max_tokens, g.quiet)?;
             let out = out.unwrap_or_else(|| home(g).join("corpus"));
-            ing.save(&out).with_context(|| format!("writing {}", out.display()))?;
+            ing.save(&out)
+                .with_context(|| format!("writing {}", out.display()))?;
             let stats = ing.stats();
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
@@ -75,7 +86,9 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
             let ing = load(&corpus_dir(from), None, g.quiet)?;
             let chunks = ing.find_norm(&norm);
             if chunks.is_empty() {
-                anyhow::bail!("no norm matches `{norm}` (try e.g. \"Art. 37 DSGVO\" or \"§ 38 BDSG\")");
+                anyhow::bail!(
+                    "no norm matches `{norm}` (try e.g. \"Art. 37 DSGVO\" or \"§ 38 BDSG\")"
+                );
             }
             if json {
                 println!("{}", serde_json::to_string_pretty(&chunks)?);
@@ -93,7 +106,12 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
                 first.role_rule,
                 first.jurisdiction,
                 first.status,
-                first.domains.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(", ")
+                first
+                    .domains
+                    .iter()
+                    .map(|d| d.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             if let Some(s) = &first.superseded_by {
                 println!("abgelöst durch {s}");
@@ -105,8 +123,14 @@ pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {
                 out_refs.extend(c.references_out.iter().map(|r| r.to_string()));
                 in_refs.extend(c.references_in.iter().map(|r| r.to_string()));
             }
-            println!("\nreferences_out: {}", out_refs.into_iter().collect::<Vec<_>>().join(", "));
-            println!("references_in:  {}", in_refs.into_iter().collect::<Vec<_>>().join(", "));
+            println!(
+                "\nreferences_out: {}",
+                out_refs.into_iter().collect::<Vec<_>>().join(", ")
+            );
+            println!(
+                "references_in:  {}",
+                in_refs.into_iter().collect::<Vec<_>>().join(", ")
+            );
             Ok(())
         }
     }
@@ -134,18 +158,41 @@ fn scale_text(r: &paragraf_corpus::scale::ScaleReport) -> String {
 fn stats_text(s: &paragraf_corpus::CorpusStats) -> String {
     use std::fmt::Write;
     let mut o = String::new();
-    let _ = writeln!(o, "{} chunks, {} norms from {} files ({} ignored, {} skipped)", s.chunks, s.norms, s.files_ingested, s.files_ignored, s.files_skipped.len());
+    let _ = writeln!(
+        o,
+        "{} chunks, {} norms from {} files ({} ignored, {} skipped)",
+        s.chunks,
+        s.norms,
+        s.files_ingested,
+        s.files_ignored,
+        s.files_skipped.len()
+    );
     let _ = writeln!(o, "\nper regulation (norms per language / chunks):");
     for (reg, chunks) in &s.chunks_per_regulation {
         let norms = s
             .norms_per_regulation
             .get(reg)
-            .map(|m| m.iter().map(|(l, n)| format!("{n} {l}")).collect::<Vec<_>>().join(", "))
+            .map(|m| {
+                m.iter()
+                    .map(|(l, n)| format!("{n} {l}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
             .unwrap_or_default();
-        let sup = s.superseded.get(reg).map(|succ| format!("  superseded → {succ}")).unwrap_or_default();
+        let sup = s
+            .superseded
+            .get(reg)
+            .map(|succ| format!("  superseded → {succ}"))
+            .unwrap_or_default();
         let _ = writeln!(o, "  {reg:<16} {norms:<22} {chunks:>6} chunks{sup}");
     }
-    for (title, map) in [("class", &s.per_class), ("role", &s.per_role), ("role rule", &s.per_role_rule), ("status", &s.per_status), ("language", &s.per_lang)] {
+    for (title, map) in [
+        ("class", &s.per_class),
+        ("role", &s.per_role),
+        ("role rule", &s.per_role_rule),
+        ("status", &s.per_status),
+        ("language", &s.per_lang),
+    ] {
         let parts: Vec<String> = map.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "\nper {title}: {}", parts.join(", "));
     }
@@ -156,7 +203,11 @@ fn stats_text(s: &paragraf_corpus::CorpusStats) -> String {
         s.references_unresolved,
         s.resolution_rate * 100.0
     );
-    let _ = writeln!(o, "mappings: {} norm→control, {} evidence items", s.control_mappings, s.evidence);
+    let _ = writeln!(
+        o,
+        "mappings: {} norm→control, {} evidence items",
+        s.control_mappings, s.evidence
+    );
     if !s.files_skipped.is_empty() {
         let _ = writeln!(o, "\nskipped files:");
         for f in &s.files_skipped {

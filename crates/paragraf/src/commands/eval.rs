@@ -16,10 +16,24 @@ pub fn analysis_json(a: &paragraf_rank::QueryAnalysis) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
         let juris: Vec<String> = a.jurisdictions.iter().map(|j| j.to_string()).collect();
         // the jurisdiction the question is about: the named non-home one, else DE/EU
-        let named = a.jurisdictions.iter().find(|j| !j.is_home()).map(|j| j.to_string());
-        o.insert("jurisdiction".into(), serde_json::json!(named.unwrap_or_else(|| juris.first().cloned().unwrap_or_default())));
+        let named = a
+            .jurisdictions
+            .iter()
+            .find(|j| !j.is_home())
+            .map(|j| j.to_string());
+        o.insert(
+            "jurisdiction".into(),
+            serde_json::json!(named.unwrap_or_else(|| juris.first().cloned().unwrap_or_default())),
+        );
         o.insert("jurisdictions".into(), serde_json::json!(juris));
-        o.insert("scope".into(), serde_json::json!(if a.law_enforcement { "law_enforcement" } else { "general" }));
+        o.insert(
+            "scope".into(),
+            serde_json::json!(if a.law_enforcement {
+                "law_enforcement"
+            } else {
+                "general"
+            }),
+        );
     }
     v
 }
@@ -33,13 +47,26 @@ struct EngineSearcher<'a> {
 impl Searcher for EngineSearcher<'_> {
     fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String> {
         let stage: Stage = super::parse_stage(stage).map_err(|e| e.to_string())?;
-        let opts = SearchOptions { top_k: self.top_k, stage, ..SearchOptions::default() };
+        let opts = SearchOptions {
+            top_k: self.top_k,
+            stage,
+            ..SearchOptions::default()
+        };
         let out = match (&self.generate, stage) {
             (Some(model), Stage::Full) => {
-                let ask = AskOptions { search: opts, model: Some(model.clone()), ..AskOptions::default() };
-                self.engine.ask(query, &ask, &mut |_| true).map_err(|e| e.to_string())?
+                let ask = AskOptions {
+                    search: opts,
+                    model: Some(model.clone()),
+                    ..AskOptions::default()
+                };
+                self.engine
+                    .ask(query, &ask, &mut |_| true)
+                    .map_err(|e| e.to_string())?
             }
-            _ => self.engine.search(query, &opts).map_err(|e| e.to_string())?,
+            _ => self
+                .engine
+                .search(query, &opts)
+                .map_err(|e| e.to_string())?,
         };
         Ok(EvalOutput {
             analysis: analysis_json(&out.analysis),
@@ -68,7 +95,10 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     if let Some(s) = &a.suite {
         anyhow::bail!("unknown eval suite `{s}` (use `legalquad`, or --golden FILE)");
     }
-    let golden_path = a.golden.clone().unwrap_or_else(|| crate::paths::default_corpus().join("../eval/golden-dev.jsonl"));
+    let golden_path = a
+        .golden
+        .clone()
+        .unwrap_or_else(|| crate::paths::default_corpus().join("../eval/golden-dev.jsonl"));
     let golden = load_golden(&golden_path)?;
     let engine = open_engine(g, &a.flags, None, false)?;
     let model = if a.generate {
@@ -79,7 +109,11 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     } else {
         None
     };
-    let searcher = EngineSearcher { engine: &engine, top_k: a.flags.top_k.max(10), generate: model.clone() };
+    let searcher = EngineSearcher {
+        engine: &engine,
+        top_k: a.flags.top_k.max(10),
+        generate: model.clone(),
+    };
     let stages: Vec<String> = if a.flags.stage == "full" {
         Stage::ALL.iter().map(|s| s.as_str().to_string()).collect()
     } else {
@@ -88,7 +122,10 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     let cfg = RunConfig {
         label: format!(
             "{} · index {} · {}",
-            golden_path.file_name().and_then(|f| f.to_str()).unwrap_or("golden"),
+            golden_path
+                .file_name()
+                .and_then(|f| f.to_str())
+                .unwrap_or("golden"),
             engine.embedder_name(),
             model.as_deref().unwrap_or("no generation")
         ),
@@ -97,11 +134,25 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
         // generation holds one model lock; parallel questions only queue there
         threads: if a.generate { 1 } else { 2 },
     };
-    let bar = if g.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(golden.len() as u64) };
-    let report = run_eval(&golden, &searcher, &cfg, Some(&|done, _total| bar.set_position(done as u64)));
+    let bar = if g.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(golden.len() as u64)
+    };
+    let report = run_eval(
+        &golden,
+        &searcher,
+        &cfg,
+        Some(&|done, _total| bar.set_position(done as u64)),
+    );
     bar.finish_and_clear();
-    let dir = a.report_dir.clone().unwrap_or_else(|| home(g).join("reports"));
-    let files = report.write_files(&dir, "eval").with_context(|| format!("writing report to {}", dir.display()))?;
+    let dir = a
+        .report_dir
+        .clone()
+        .unwrap_or_else(|| home(g).join("reports"));
+    let files = report
+        .write_files(&dir, "eval")
+        .with_context(|| format!("writing report to {}", dir.display()))?;
     if a.json {
         println!("{}", report.to_json());
     } else {
@@ -115,7 +166,9 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
 
 /// LegalQuAD: its contexts as a separate corpus, BM25 / dense / fused.
 fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
-    use paragraf_index::{AnalyzerConfig, DenseIndex, EmbeddingCheckpoint, HnswParams, InvertedIndex};
+    use paragraf_index::{
+        AnalyzerConfig, DenseIndex, EmbeddingCheckpoint, HnswParams, InvertedIndex,
+    };
     let path: PathBuf = crate::paths::default_corpus().join("eval/legalquad.json");
     let mut lq = paragraf_eval::legalquad::load(&path)?;
     if a.limit > 0 {
@@ -123,7 +176,12 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
     }
     let chunks = lq.to_chunks(1_500);
     let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
-    eprintln!("LegalQuAD: {} documents → {} passages, {} questions", lq.contexts.len(), chunks.len(), lq.questions.len());
+    eprintln!(
+        "LegalQuAD: {} documents → {} passages, {} questions",
+        lq.contexts.len(),
+        chunks.len(),
+        lq.questions.len()
+    );
 
     // lexical
     let inverted = InvertedIndex::build(&texts, None, &AnalyzerConfig::default())?;
@@ -139,15 +197,25 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
     std::fs::create_dir_all(home(g))?;
     let mut ckpt = EmbeddingCheckpoint::open(&cache, dim)?;
     let hashes: Vec<[u8; 32]> = texts.iter().map(|t| paragraf_index::text_hash(t)).collect();
-    let todo: Vec<usize> = (0..chunks.len()).filter(|&i| ckpt.get(chunks[i].id.as_str(), &hashes[i]).is_none()).collect();
-    let bar = if g.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(todo.len() as u64) };
+    let todo: Vec<usize> = (0..chunks.len())
+        .filter(|&i| ckpt.get(chunks[i].id.as_str(), &hashes[i]).is_none())
+        .collect();
+    let bar = if g.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(todo.len() as u64)
+    };
     for batch in todo.chunks(16) {
         let b: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
         let out = embedder.embed(&b, TextKind::Passage)?;
         let entries: Vec<_> = batch
             .iter()
             .zip(out.embeddings)
-            .map(|(&i, e)| paragraf_index::CheckpointEntry { id: chunks[i].id.as_str().to_string(), text_hash: hashes[i], vector: e.dense })
+            .map(|(&i, e)| paragraf_index::CheckpointEntry {
+                id: chunks[i].id.as_str().to_string(),
+                text_hash: hashes[i],
+                vector: e.dense,
+            })
             .collect();
         ckpt.append(&entries)?;
         bar.inc(batch.len() as u64);
@@ -156,22 +224,36 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
     bar.finish_and_clear();
     let mut vectors = Vec::with_capacity(chunks.len() * dim);
     for (i, c) in chunks.iter().enumerate() {
-        vectors.extend_from_slice(ckpt.get(c.id.as_str(), &hashes[i]).context("embedding missing after embedding pass")?);
+        vectors.extend_from_slice(
+            ckpt.get(c.id.as_str(), &hashes[i])
+                .context("embedding missing after embedding pass")?,
+        );
     }
     let dense = DenseIndex::build(vectors, dim, &HnswParams::default())?;
     let doc_of = |i: u32| chunks[i as usize].norm.clone();
     let dedupe = |hits: Vec<paragraf_index::Hit>| -> Vec<String> {
         let mut seen = std::collections::HashSet::new();
-        hits.into_iter().map(|h| doc_of(h.doc)).filter(|d| seen.insert(d.clone())).collect()
+        hits.into_iter()
+            .map(|h| doc_of(h.doc))
+            .filter(|d| seen.insert(d.clone()))
+            .collect()
     };
     let embed_q = |q: &str| -> Result<Vec<f32>, String> {
-        let out = embedder.embed(&[q], TextKind::Query).map_err(|e| e.to_string())?;
-        out.embeddings.into_iter().next().map(|e| e.dense).ok_or_else(|| "no embedding".to_string())
+        let out = embedder
+            .embed(&[q], TextKind::Query)
+            .map_err(|e| e.to_string())?;
+        out.embeddings
+            .into_iter()
+            .next()
+            .map(|e| e.dense)
+            .ok_or_else(|| "no embedding".to_string())
     };
     let params = RankParams::default();
     let lex = Lexicon::builtin();
     let bm25 = |q: &str| -> Result<Vec<String>, String> { Ok(dedupe(inverted.bm25(q, 100, None))) };
-    let dense_fn = |q: &str| -> Result<Vec<String>, String> { Ok(dedupe(dense.search(&embed_q(q)?, 100, None))) };
+    let dense_fn = |q: &str| -> Result<Vec<String>, String> {
+        Ok(dedupe(dense.search(&embed_q(q)?, 100, None)))
+    };
     let fused = |q: &str| -> Result<Vec<String>, String> {
         let qv = embed_q(q)?;
         let mut cand: HashMap<u32, (Option<f32>, Option<f32>)> = HashMap::new();
@@ -187,26 +269,44 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
             .iter()
             .map(|&d| {
                 let (ds, ls) = cand[&d];
-                let ds = ds.or_else(|| Some(qv.iter().zip(dense.vector(d)).map(|(a, b)| a * b).sum()));
-                Candidate { chunk: &chunks[d as usize], dense: ds, lexical: ls, sparse: None, exact: false }
+                let ds =
+                    ds.or_else(|| Some(qv.iter().zip(dense.vector(d)).map(|(a, b)| a * b).sum()));
+                Candidate {
+                    chunk: &chunks[d as usize],
+                    dense: ds,
+                    lexical: ls,
+                    sparse: None,
+                    exact: false,
+                }
             })
             .collect();
         let analysis = analyze_query(q, &[], lex);
         let ranked = rank(&analysis, &cands, &params, Stage::Fused, 100);
         let mut seen = std::collections::HashSet::new();
-        Ok(ranked.into_iter().map(|r| r.norm).filter(|d| seen.insert(d.clone())).collect())
+        Ok(ranked
+            .into_iter()
+            .map(|r| r.norm)
+            .filter(|d| seen.insert(d.clone()))
+            .collect())
     };
     let methods = vec![
         paragraf_eval::legalquad::run_method(&lq, "BM25", &bm25),
         paragraf_eval::legalquad::run_method(&lq, &format!("dense ({})", a.embedder), &dense_fn),
-        paragraf_eval::legalquad::run_method(&lq, &format!("fused (BM25 + {})", a.embedder), &fused),
+        paragraf_eval::legalquad::run_method(
+            &lq,
+            &format!("fused (BM25 + {})", a.embedder),
+            &fused,
+        ),
     ];
     let notes = vec![
         format!("contexts split into passages of at most 1,500 characters ({} passages); a document counts once", chunks.len()),
         format!("embedder {}; fusion = paragraf-rank weighted sum (RankParams::default)", a.embedder),
     ];
     let report = paragraf_eval::legalquad::LegalQuadReport::new(&lq, methods, notes);
-    let dir = a.report_dir.clone().unwrap_or_else(|| home(g).join("reports"));
+    let dir = a
+        .report_dir
+        .clone()
+        .unwrap_or_else(|| home(g).join("reports"));
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("legalquad.json"), report.to_json())?;
     std::fs::write(dir.join("legalquad.md"), report.to_markdown())?;

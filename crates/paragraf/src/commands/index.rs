@@ -9,12 +9,16 @@ use paragraf_index::HnswParams;
 
 pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
     match c {
-        IndexCmd::Build { corpus, embedder, out, only, core, batch_size, f16, json } => {
-            let only = if core {
-                Some(paragraf_engine::build::CORE_REGULATIONS.iter().map(|s| s.to_string()).collect())
-            } else {
-                only
-            };
+        IndexCmd::Build {
+            corpus,
+            embedder,
+            out,
+            only,
+            core,
+            batch_size,
+            f16,
+            json,
+        } => {
             let opts = BuildOptions {
                 corpus: corpus.unwrap_or_else(crate::paths::default_corpus),
                 out: out.unwrap_or_else(|| home(g).join("index")),
@@ -26,6 +30,7 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 hnsw: HnswParams::default(),
                 f16,
                 only_regulations: only,
+                core_only: core,
                 ingest: Default::default(),
                 checkpoint: None,
             };
@@ -46,7 +51,10 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                     println!("  {k:<9} {:>8.1} s", v / 1e3);
                 }
                 if report.truncated > 0 {
-                    println!("  {} passages were truncated to the embedder's max tokens", report.truncated);
+                    println!(
+                        "  {} passages were truncated to the embedder's max tokens",
+                        report.truncated
+                    );
                 }
             }
             Ok(())
@@ -60,11 +68,17 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 println!("index {}", dir.display());
                 println!("  format version  {}", m.format_version);
                 println!("  built at        {}", m.built_at);
-                println!("  embedder        {} (revision {}, {} dims, {})", m.embedder.name, m.embedder.revision, m.embedder.dim, m.embedder.dtype);
+                println!(
+                    "  embedder        {} (revision {}, {} dims, {})",
+                    m.embedder.name, m.embedder.revision, m.embedder.dim, m.embedder.dtype
+                );
                 println!("  chunks          {}", m.counts.chunks);
                 println!("  terms           {}", m.counts.terms);
                 println!("  sparse weights  {}", m.counts.sparse);
-                println!("  mappings        {} controls, {} evidence items", m.counts.mappings, m.counts.evidence);
+                println!(
+                    "  mappings        {} controls, {} evidence items",
+                    m.counts.mappings, m.counts.evidence
+                );
                 println!("  corpus hash     {}", m.corpus_hash);
                 let total: u64 = m.files.values().map(|f| f.bytes).sum();
                 println!("  size on disk    {}", super::models::human_size(total));

@@ -41,7 +41,9 @@ pub(crate) fn home(g: &Global) -> PathBuf {
 /// The model registry: `--models-toml` or the built-in one.
 pub(crate) fn registry(g: &Global) -> Result<Registry> {
     match &g.models_toml {
-        Some(p) => Registry::load(p).with_context(|| format!("loading model registry {}", p.display())),
+        Some(p) => {
+            Registry::load(p).with_context(|| format!("loading model registry {}", p.display()))
+        }
         None => Ok(Registry::builtin()),
     }
 }
@@ -52,11 +54,16 @@ pub(crate) fn resolve_opts(g: &Global) -> ResolveOptions {
         let d = home(g).join("models");
         d.is_dir().then_some(d)
     });
-    ResolveOptions { model_dir, allow_download: g.allow_download }
+    ResolveOptions {
+        model_dir,
+        allow_download: g.allow_download,
+    }
 }
 
 pub(crate) fn device(g: &Global) -> Result<DeviceChoice> {
-    g.device.parse::<DeviceChoice>().map_err(|e| anyhow::anyhow!("--device: {e}"))
+    g.device
+        .parse::<DeviceChoice>()
+        .map_err(|e| anyhow::anyhow!("--device: {e}"))
 }
 
 pub(crate) fn index_dir(g: &Global, flag: &Option<PathBuf>) -> PathBuf {
@@ -64,10 +71,13 @@ pub(crate) fn index_dir(g: &Global, flag: &Option<PathBuf>) -> PathBuf {
 }
 
 pub(crate) fn load_params(path: &Option<PathBuf>) -> Result<RankParams> {
-    let Some(p) = path else { return Ok(RankParams::default()) };
+    let Some(p) = path else {
+        return Ok(RankParams::default());
+    };
     let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
     let params: RankParams = if p.extension().is_some_and(|e| e == "json") {
-        serde_json::from_str(&text).with_context(|| format!("parsing rank parameters {}", p.display()))?
+        serde_json::from_str(&text)
+            .with_context(|| format!("parsing rank parameters {}", p.display()))?
     } else {
         toml::from_str(&text).with_context(|| format!("parsing rank parameters {}", p.display()))?
     };
@@ -89,13 +99,24 @@ pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
     let mut filter = paragraf_index::Filter::default();
     filter.regulations = f.regulation.clone();
     for l in &f.lang {
-        filter.langs.push(l.parse().map_err(|e| anyhow::anyhow!("--lang: {e}"))?);
+        filter
+            .langs
+            .push(l.parse().map_err(|e| anyhow::anyhow!("--lang: {e}"))?);
     }
-    Ok(SearchOptions { top_k: f.top_k, stage: parse_stage(&f.stage)?, filter })
+    Ok(SearchOptions {
+        top_k: f.top_k,
+        stage: parse_stage(&f.stage)?,
+        filter,
+    })
 }
 
 /// Open the engine on an index.
-pub(crate) fn open_engine(g: &Global, f: &SearchFlags, model: Option<String>, warm_up: bool) -> Result<Engine> {
+pub(crate) fn open_engine(
+    g: &Global,
+    f: &SearchFlags,
+    model: Option<String>,
+    warm_up: bool,
+) -> Result<Engine> {
     let opts = EngineOptions {
         index_dir: index_dir(g, &f.index),
         registry: registry(g)?,
@@ -114,7 +135,10 @@ pub(crate) fn default_answer_model(g: &Global) -> Result<String> {
     let reg = registry(g)?;
     let opts = resolve_opts(g);
     let statuses = paragraf_models::list_models(&reg, &opts);
-    let present: Vec<_> = statuses.iter().filter(|s| s.present && s.kind == "answer").collect();
+    let present: Vec<_> = statuses
+        .iter()
+        .filter(|s| s.present && s.kind == "answer")
+        .collect();
     if let Some(d) = present.iter().find(|s| s.name == reg.defaults.answer) {
         return Ok(d.name.clone());
     }

@@ -3,7 +3,9 @@
 use super::{device, registry, resolve_opts};
 use crate::cli::{EmbedArgs, GenerateArgs, Global, ModelsCmd};
 use anyhow::Result;
-use paragraf_models::{load_embedder, load_generator, select_device, ChatMessage, GenParams, Role, TextKind};
+use paragraf_models::{
+    load_embedder, load_generator, select_device, ChatMessage, GenParams, Role, TextKind,
+};
 use std::io::Write;
 
 pub fn list(g: &Global, c: ModelsCmd) -> Result<()> {
@@ -41,7 +43,11 @@ pub fn embed(g: &Global, a: EmbedArgs) -> Result<()> {
     }
     let e = load_embedder(&reg, &a.model, &resolve_opts(g), &dev)?;
     let texts: Vec<&str> = a.texts.iter().map(|s| s.as_str()).collect();
-    let kind = if a.query { TextKind::Query } else { TextKind::Passage };
+    let kind = if a.query {
+        TextKind::Query
+    } else {
+        TextKind::Passage
+    };
     let out = e.embed(&texts, kind)?;
     let rows: Vec<serde_json::Value> = a
         .texts
@@ -75,10 +81,21 @@ pub fn generate(g: &Global, a: GenerateArgs) -> Result<()> {
     let mut gen = load_generator(&reg, &a.model, &resolve_opts(g), &dev)?;
     let mut msgs = Vec::new();
     if let Some(s) = &a.system {
-        msgs.push(ChatMessage { role: Role::System, content: s.clone() });
+        msgs.push(ChatMessage {
+            role: Role::System,
+            content: s.clone(),
+        });
     }
-    msgs.push(ChatMessage { role: Role::User, content: a.prompt.clone() });
-    let p = GenParams { max_tokens: a.max_tokens, temperature: a.temperature, seed: a.seed, ..GenParams::default() };
+    msgs.push(ChatMessage {
+        role: Role::User,
+        content: a.prompt.clone(),
+    });
+    let p = GenParams {
+        max_tokens: a.max_tokens,
+        temperature: a.temperature,
+        seed: a.seed,
+        ..GenParams::default()
+    };
     let out = gen.chat(&msgs, &p, &mut |t| {
         print!("{t}");
         let _ = std::io::stdout().flush();

@@ -20,8 +20,12 @@ use std::time::Instant;
 pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     let t0 = Instant::now();
     let home_dir = home(g);
-    std::fs::create_dir_all(&home_dir).with_context(|| format!("creating {}", home_dir.display()))?;
-    let models_dir = g.model_dir.clone().unwrap_or_else(|| home_dir.join("models"));
+    std::fs::create_dir_all(&home_dir)
+        .with_context(|| format!("creating {}", home_dir.display()))?;
+    let models_dir = g
+        .model_dir
+        .clone()
+        .unwrap_or_else(|| home_dir.join("models"));
 
     // 1. models
     eprintln!("[1/3] Modelle in {}", models_dir.display());
@@ -29,7 +33,11 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     g2.model_dir = Some(models_dir.clone());
     let reg = registry(&g2)?;
     let present = |g: &Global| -> Vec<(String, String)> {
-        list_models(&reg, &resolve_opts(g)).into_iter().filter(|s| s.present).map(|s| (s.name, s.kind)).collect()
+        list_models(&reg, &resolve_opts(g))
+            .into_iter()
+            .filter(|s| s.present)
+            .map(|s| (s.name, s.kind))
+            .collect()
     };
     let mut have = present(&g2);
     let need_embed = !have.iter().any(|(_, k)| k == "embedder");
@@ -66,11 +74,18 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     let core = !a.full && !gpu;
     eprintln!(
         "[2/3] Index mit {embedder} ({})",
-        if core { "Kernbestand: DSGVO, BDSG, TDDDG, BSIG, NIS2, CRA, KI-VO, … – `--full` für alles" } else { "gesamter Korpus" }
+        if core {
+            "Kernbestand: bindender Text von DSGVO, BDSG, TDDDG, BSIG, NIS2, CRA, KI-VO – `paragraf index build` oder `--full` für alles"
+        } else {
+            "gesamter Korpus"
+        }
     );
     let index_dir = home_dir.join("index");
     let opts = BuildOptions {
-        corpus: a.corpus.clone().unwrap_or_else(crate::paths::default_corpus),
+        corpus: a
+            .corpus
+            .clone()
+            .unwrap_or_else(crate::paths::default_corpus),
         out: index_dir.clone(),
         embedder: embedder.clone(),
         registry: reg.clone(),
@@ -79,13 +94,17 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         batch_size: 16,
         hnsw: Default::default(),
         f16: false,
-        only_regulations: core.then(|| paragraf_engine::build::CORE_REGULATIONS.iter().map(|s| s.to_string()).collect()),
+        only_regulations: None,
+        core_only: core,
         ingest: Default::default(),
         checkpoint: None,
     };
     let bars = StageBars::new(g.quiet);
     let report = build_index(&opts, &|e| bars.on_event(e))?;
-    eprintln!("      {} Chunks indexiert ({} neu eingebettet)", report.chunks, report.embedded);
+    eprintln!(
+        "      {} Chunks indexiert ({} neu eingebettet)",
+        report.chunks, report.embedded
+    );
 
     // 3. answer
     eprintln!("[3/3] Beispielfrage: {}", a.question);
@@ -100,7 +119,10 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     let engine = super::open_engine(&g2, &flags, None, false)?;
     let ask = AskOptions {
         model: Some(a.model.clone()),
-        gen: GenParams { max_tokens: 200, ..GenParams::default() },
+        gen: GenParams {
+            max_tokens: 200,
+            ..GenParams::default()
+        },
         ..AskOptions::default()
     };
     let out = engine.ask(&a.question, &ask, &mut |t| {

@@ -24,7 +24,11 @@ impl EngineBackend {
         EngineBackend { engine, model }
     }
 
-    fn options(&self, top_k: Option<usize>, filters: Option<&paragraf_server::SearchFilters>) -> SearchOptions {
+    fn options(
+        &self,
+        top_k: Option<usize>,
+        filters: Option<&paragraf_server::SearchFilters>,
+    ) -> SearchOptions {
         let mut o = SearchOptions::default();
         if let Some(k) = top_k {
             o.top_k = k;
@@ -47,12 +51,24 @@ impl EngineBackend {
 fn map_err(e: EngineError) -> BackendError {
     match e {
         EngineError::EmptyQuery | EngineError::QueryTooLong { .. } => {
-            BackendError::InvalidRequest { field: "query".into(), message: e.to_string() }
+            BackendError::InvalidRequest {
+                field: "query".into(),
+                message: e.to_string(),
+            }
         }
-        EngineError::BadTopK { .. } => BackendError::InvalidRequest { field: "top_k".into(), message: e.to_string() },
-        EngineError::NoAnswerModel => BackendError::InvalidRequest { field: "model".into(), message: e.to_string() },
+        EngineError::BadTopK { .. } => BackendError::InvalidRequest {
+            field: "top_k".into(),
+            message: e.to_string(),
+        },
+        EngineError::NoAnswerModel => BackendError::InvalidRequest {
+            field: "model".into(),
+            message: e.to_string(),
+        },
         EngineError::Model(paragraf_models::ModelError::UnknownModel { .. }) => {
-            BackendError::InvalidRequest { field: "model".into(), message: e.to_string() }
+            BackendError::InvalidRequest {
+                field: "model".into(),
+                message: e.to_string(),
+            }
         }
         other => BackendError::Internal(other.to_string()),
     }
@@ -81,18 +97,28 @@ impl Backend for EngineBackend {
             ..AskOptions::default()
         };
         if let Some(m) = req.max_tokens {
-            ask.gen = GenParams { max_tokens: m, ..ask.gen };
+            ask.gen = GenParams {
+                max_tokens: m,
+                ..ask.gen
+            };
         }
         let out = self
             .engine
-            .ask(&req.query, &ask, &mut |t| on_event(AnswerEvent::Token(t.to_string())))
+            .ask(&req.query, &ask, &mut |t| {
+                on_event(AnswerEvent::Token(t.to_string()))
+            })
             .map_err(map_err)?;
         Ok(out.response)
     }
 
     fn norm(&self, id: &str) -> Result<Option<NormView>, BackendError> {
         let chunks = self.engine.find_norm(id);
-        let Some(first) = chunks.iter().find(|c| c.lang == paragraf_types::Lang::De).or(chunks.first()).copied() else {
+        let Some(first) = chunks
+            .iter()
+            .find(|c| c.lang == paragraf_types::Lang::De)
+            .or(chunks.first())
+            .copied()
+        else {
             return Ok(None);
         };
         let same_lang: Vec<_> = chunks.iter().filter(|c| c.lang == first.lang).collect();
@@ -110,7 +136,10 @@ impl Backend for EngineBackend {
         let mut variants: Vec<LanguageVariant> = Vec::new();
         for c in &chunks {
             if c.lang != first.lang && !variants.iter().any(|v| v.lang == c.lang) {
-                variants.push(LanguageVariant { lang: c.lang, id: c.id.clone() });
+                variants.push(LanguageVariant {
+                    lang: c.lang,
+                    id: c.id.clone(),
+                });
             }
         }
         Ok(Some(NormView {
@@ -168,7 +197,10 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
     };
     let engine = open_engine(g, &flags, model.clone(), true)?;
     let mut cfg = ServerConfig {
-        addr: a.addr.parse().with_context(|| format!("--addr: `{}` is not host:port", a.addr))?,
+        addr: a
+            .addr
+            .parse()
+            .with_context(|| format!("--addr: `{}` is not host:port", a.addr))?,
         api_key: a.api_key.clone(),
         cors: a.cors,
         ..ServerConfig::default()
@@ -176,7 +208,9 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
     cfg.limits.answer_queue_capacity = a.queue;
     let backend: Arc<dyn Backend> = Arc::new(EngineBackend::new(engine, model));
     eprintln!("paragraf serve: http://{}/", cfg.addr);
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(paragraf_server::serve(backend, cfg))?;
     Ok(())
 }
