@@ -14,5 +14,5 @@ if [ ! -d scripts/node_modules/playwright-core ]; then
   npm ci --prefix scripts --no-audit --no-fund --silent
 fi
 export PARAGRAF_SCREENSHOT=${PARAGRAF_SCREENSHOT:-$PWD/target/browser-test/paragraf-web.png}
-PARAGRAF_BROWSER_TEST=1 cargo test --release -p paragraf-server --test browser -- --nocapture
+PARAGRAF_BROWSER_TEST=1 cargo test --release --workspace --test browser -- --nocapture
 echo "screenshot (CI artifact): $PARAGRAF_SCREENSHOT"

@@ -335,17 +335,17 @@ impl Engine {
         let lexical_n = self.params.lexical_top_n.max(opts.top_k);
         let sparse_n = self.params.sparse_top_n.max(opts.top_k);
 
-        let mut cand: HashMap<u32, (Option<f32>, Option<f32>, Option<f32>, bool)> = HashMap::new();
+        let mut cand: HashMap<u32, Signals> = HashMap::new();
         for h in self.index.dense.search(&qe.dense, dense_n, filter) {
-            cand.entry(h.doc).or_default().0 = Some(h.score);
+            cand.entry(h.doc).or_default().dense = Some(h.score);
         }
         mark(&mut t, "dense", &mut lap);
         for h in self.index.inverted.bm25(query, lexical_n, filter) {
-            cand.entry(h.doc).or_default().1 = Some(h.score);
+            cand.entry(h.doc).or_default().lexical = Some(h.score);
         }
         if let Some(sp) = &qe.sparse {
             for h in self.index.inverted.sparse(sp, sparse_n, filter) {
-                cand.entry(h.doc).or_default().2 = Some(h.score);
+                cand.entry(h.doc).or_default().sparse = Some(h.score);
             }
         }
         mark(&mut t, "lexical", &mut lap);
@@ -359,7 +359,7 @@ impl Engine {
             for &doc in self.by_norm.get(norm).map(|v| v.as_slice()).unwrap_or(&[]) {
                 if filter.map(|f| f(doc)).unwrap_or(true) {
                     let e = cand.entry(doc).or_default();
-                    e.3 |= exact;
+                    e.exact |= exact;
                 }
             }
         }
@@ -369,14 +369,16 @@ impl Engine {
         let candidates: Vec<Candidate> = docs
             .iter()
             .map(|&doc| {
-                let (d, l, s, e) = cand[&doc];
-                let dense = d.or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
+                let s = cand[&doc];
+                let dense = s
+                    .dense
+                    .or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
                 Candidate {
                     chunk: &chunks[doc as usize],
                     dense,
-                    lexical: l,
-                    sparse: s,
-                    exact: e,
+                    lexical: s.lexical,
+                    sparse: s.sparse,
+                    exact: s.exact,
                 }
             })
             .collect();
@@ -545,6 +547,15 @@ impl Engine {
         answer.generated_tokens = out.generated_tokens;
         Ok(answer)
     }
+}
+
+/// Retrieval signals of one candidate before fusion.
+#[derive(Debug, Clone, Copy, Default)]
+struct Signals {
+    dense: Option<f32>,
+    lexical: Option<f32>,
+    sparse: Option<f32>,
+    exact: bool,
 }
 
 struct DecOnDrop<'a>(&'a AtomicUsize);

@@ -39,8 +39,8 @@ pub fn results_table(results: &[SearchResult]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:>3}  {:<30} {:<16} {:<40} {:>6} {:>6}  {}",
-        "#", "Norm", "Regelung", "Klasse/Rolle", "Score", "Sem.", "Hinweise"
+        "{:>3}  {:<30} {:<16} {:<40} {:>6} {:>6}  Hinweise",
+        "#", "Norm", "Regelung", "Klasse/Rolle", "Score", "Sem."
     );
     for r in results {
         let _ = writeln!(

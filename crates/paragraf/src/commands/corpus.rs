@@ -25,7 +25,7 @@ fn load(from: &Path, max_tokens: Option<usize>, quiet: bool) -> Result<Ingested>
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let r = ingest(from, &opts, None).with_context(|| format!("ingesting {}", from.display()));
     bar.finish_and_clear();
-    Ok(r?)
+    r
 }
 
 pub fn run(g: &Global, c: CorpusCmd) -> Result<()> {

@@ -96,8 +96,10 @@ pub(crate) fn parse_stage(s: &str) -> Result<Stage> {
 }
 
 pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
-    let mut filter = paragraf_index::Filter::default();
-    filter.regulations = f.regulation.clone();
+    let mut filter = paragraf_index::Filter {
+        regulations: f.regulation.clone(),
+        ..Default::default()
+    };
     for l in &f.lang {
         filter
             .langs

@@ -16,7 +16,7 @@ pub fn list(g: &Global, c: ModelsCmd) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&statuses)?);
         return Ok(());
     }
-    println!("{:<36} {:<9} {:<10} {}", "NAME", "KIND", "SIZE", "WHERE");
+    println!("{:<36} {:<9} {:<10} WHERE", "NAME", "KIND", "SIZE");
     for s in &statuses {
         let size = s.size_bytes.map(human_size).unwrap_or_else(|| "–".into());
         println!("{:<36} {:<9} {:<10} {}", s.name, s.kind, size, s.location);
