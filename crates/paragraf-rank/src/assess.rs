@@ -61,7 +61,9 @@ fn result_norm(r: &SearchResult) -> NormRef {
 ///   regulations of ≥ 2 regimes. A regime is a regulation family of the
 ///   lexicon (DSGVO/BDSG = Datenschutz, NIS2/BSIG = NIS2, CRA, KI-VO, …) so a
 ///   national implementing act does not count as a second regime.
-/// * `winner_margin` = score(1) − score(2) (with a single result: its score).
+/// * `winner_margin` = score(1) − score of the best result of another norm
+///   (chunks of the same norm and its language variants do not compete; with
+///   no other norm: the top score).
 /// * `human_review_flag` when margin < `assessReviewMargin`, cross-regime,
 ///   the primary is not binding_law, the primary is superseded on a
 ///   non-historical question, or [`relevance_gate`] finds nothing relevant;
@@ -139,12 +141,15 @@ pub fn assess<'c>(
         ));
     }
 
-    // winner margin
-    a.winner_margin = match results.get(1) {
+    // winner margin: against the best result of another norm — further
+    // chunks (Absätze, language variants) of the primary norm do not compete
+    let top_norm = result_norm(top);
+    let runner_up = results.iter().skip(1).find(|r| result_norm(r) != top_norm);
+    a.winner_margin = match runner_up {
         Some(second) => top.score - second.score,
         None => top.score,
     };
-    if results.len() >= 2 && a.winner_margin < params.assess_review_margin {
+    if runner_up.is_some() && a.winner_margin < params.assess_review_margin {
         reasons.push(format!(
             "uneindeutig: Abstand Platz 1 ↔ 2 ist {:.3} < assessReviewMargin {}",
             a.winner_margin, params.assess_review_margin
@@ -215,7 +220,7 @@ pub fn assess<'c>(
         a.evidence = ev;
     }
 
-    a.score_reasoning = score_reasoning(q, top, results.get(1), &a);
+    a.score_reasoning = score_reasoning(q, top, runner_up, &a);
     a
 }
 

@@ -638,3 +638,43 @@ fn exact_lookup_and_explicit_reference() {
     assert!(r[0].raw_semantic >= 0.75);
     assert!(term(&r[0], "topicGain").unwrap().reason.contains("zitiert"));
 }
+
+/// Regression: two Absatz chunks of the primary norm are not two competing
+/// answers; the margin is measured against the next *norm*.
+#[test]
+fn winner_margin_ignores_further_chunks_of_the_primary_norm() {
+    use paragraf_rank::testing::{chunk, dense};
+    use paragraf_rank::{analyze_query, assess, rank, Lexicon, RankParams, Stage};
+    let a1 = chunk("DSGVO", "Art. 37").part("Abs. 1").build();
+    let a2 = chunk("DSGVO", "Art. 37").part("Abs. 4").build();
+    let other = chunk("BDSG", "§ 38")
+        .juris(paragraf_types::Jurisdiction::De)
+        .build();
+    let cands = vec![dense(&a1, 0.90), dense(&a2, 0.89), dense(&other, 0.70)];
+    let q = analyze_query(
+        "Wann muss ein Datenschutzbeauftragter benannt werden?",
+        &[],
+        Lexicon::builtin(),
+    );
+    let p = RankParams::default();
+    let results = rank(&q, &cands, &p, Stage::Full, 10);
+    let chunks = [&a1, &a2, &other];
+    let chunk_of = |id: &paragraf_types::ChunkId| chunks.iter().copied().find(|c| &c.id == id);
+    let a = assess(&q, &results, &chunk_of, &[], &[], &p);
+    let top = &results[0];
+    let next_norm = results
+        .iter()
+        .find(|r| r.norm != top.norm)
+        .expect("another norm");
+    assert!(
+        (a.winner_margin - (top.score - next_norm.score)).abs() < 1e-12,
+        "{a:?}"
+    );
+    assert!(
+        !a.human_review_reasons
+            .iter()
+            .any(|r| r.starts_with("uneindeutig")),
+        "{:?}",
+        a.human_review_reasons
+    );
+}
