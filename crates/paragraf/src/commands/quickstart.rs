@@ -50,6 +50,8 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
                     .arg(&script)
                     .arg(&models_dir)
                     .args(["embed", "llm"])
+                    // the script lists the directory on stdout; keep stdout for the answer
+                    .stdout(std::process::Stdio::null())
                     .status()
                     .with_context(|| format!("running {}", script.display()))?;
                 anyhow::ensure!(status.success(), "{} failed ({status})", script.display());
