@@ -144,35 +144,7 @@ pub fn peak_rss_mib() -> Option<f64> {
     parse_kb_field(&s, "VmHWM").map(|kb| kb / 1024.0)
 }
 
-/// Format seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn format_utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
-}
-
-/// The current time as [`format_utc`].
-pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    format_utc(secs)
-}
+pub use paragraf_types::time::{format_utc, utc_now};
 
 /// Measurements of one model candidate. Every figure is a [`Stat`] over the
 /// repetitions (medians reported); `None` where it does not apply (an

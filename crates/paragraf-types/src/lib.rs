@@ -9,11 +9,13 @@
 //!   [`Jurisdiction`], [`Domain`], [`Lang`].
 //! * [`mapping`] — typed records of `../shared/corpus/mappings` (09).
 //! * [`output`] — the output contract of CLI `--json` and HTTP.
+//! * [`time`] — UTC timestamps for manifests and reports.
 
 pub mod chunk;
 pub mod enums;
 pub mod mapping;
 pub mod output;
+pub mod time;
 
 pub use chunk::{Chunk, ChunkId, Framework, NormRef};
 pub use enums::{Domain, Jurisdiction, Lang, ParseEnumError, SourceClass, SourceRole, Status};
