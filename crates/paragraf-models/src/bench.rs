@@ -297,6 +297,7 @@ impl RandomEncoder {
                 device: device.clone(),
                 special_ids: [0u32, 1, 2, 3].into_iter().collect::<HashSet<_>>(),
                 token_budget: if gpu { 65_536 } else { 4096 },
+                attn_budget: if gpu { usize::MAX } else { 1 << 19 },
                 max_batch: if gpu { 256 } else { 64 },
             },
         })

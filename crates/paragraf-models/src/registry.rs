@@ -207,6 +207,12 @@ pub struct ModelEntry {
     /// Free-text note shown by `models list`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Embedders only: rank-parameter overrides measured for this embedder's
+    /// score distribution (seed names, e.g. `denseWeight`, `denseFloor`).
+    /// Applied whenever an index built with it is searched, below any
+    /// `--params` file. The keys are checked by the rank crate when applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_params: Option<toml::Table>,
 }
 
 fn default_revision() -> String {
@@ -305,6 +311,12 @@ impl Registry {
             {
                 return Err(err(format!(
                     "model `{}`: embedders need files.config and files.tokenizer",
+                    e.name
+                )));
+            }
+            if e.rank_params.is_some() && e.kind != ModelKind::Embedder {
+                return Err(err(format!(
+                    "model `{}`: rank_params only apply to embedders",
                     e.name
                 )));
             }
@@ -433,6 +445,26 @@ mod tests {
         let r = Registry::builtin();
         let e = r.get("nope").unwrap_err().to_string();
         assert!(e.contains("nope") && e.contains("bge-m3"), "{e}");
+    }
+
+    #[test]
+    fn rank_params_only_on_embedders() {
+        let on_answer = BUILTIN_MODELS_TOML.replacen(
+            "kind = \"answer\"",
+            "kind = \"answer\"\nrank_params = { denseFloor = 0.5 }",
+            1,
+        );
+        let e = Registry::parse(&on_answer, "x").unwrap_err().to_string();
+        assert!(e.contains("rank_params only apply to embedders"), "{e}");
+        let on_embedder = BUILTIN_MODELS_TOML.replacen(
+            "kind = \"embedder\"",
+            "kind = \"embedder\"\nrank_params = { denseFloor = 0.5 }",
+            1,
+        );
+        let r = Registry::parse(&on_embedder, "x").unwrap();
+        let first = r.embedders().next().unwrap();
+        let t = first.rank_params.as_ref().unwrap();
+        assert_eq!(t.get("denseFloor").and_then(|v| v.as_float()), Some(0.5));
     }
 
     #[test]

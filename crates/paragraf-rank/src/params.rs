@@ -137,6 +137,31 @@ impl Default for RankParams {
 }
 
 impl RankParams {
+    /// These parameters with the fields of a partial override (a JSON object
+    /// with seed names) replaced; unknown names and out-of-range values are
+    /// errors. Layering `defaults → embedder calibration → user file` is
+    /// `RankParams::default().overlay(cal)?.overlay(user)?`.
+    pub fn overlay(&self, partial: &serde_json::Value) -> Result<RankParams, RankError> {
+        let serde_json::Value::Object(over) = partial else {
+            return Err(RankError::ParamsJson {
+                message: "a parameter override must be a table/object".into(),
+            });
+        };
+        let mut base = serde_json::to_value(self).map_err(|e| RankError::ParamsJson {
+            message: e.to_string(),
+        })?;
+        if let serde_json::Value::Object(b) = &mut base {
+            for (k, v) in over {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        let p: RankParams = serde_json::from_value(base).map_err(|e| RankError::ParamsJson {
+            message: e.to_string(),
+        })?;
+        p.validate()?;
+        Ok(p)
+    }
+
     /// Parse a (partial) TOML override and validate it.
     pub fn from_toml_str(s: &str) -> Result<RankParams, RankError> {
         let p: RankParams = toml::from_str(s).map_err(|e| RankError::ParamsToml {
@@ -261,6 +286,18 @@ mod tests {
         assert_eq!(p.control_role_bonus.operational_requirement, 0.100);
         let j =
             RankParams::from_json_str(r#"{"foreignPenalty":0.7,"fusionMethod":"rrf"}"#).unwrap();
+        // An overlay keeps what it does not name.
+        let o = j
+            .overlay(&serde_json::json!({"denseFloor": 0.6, "lexicalWeight": 0.1}))
+            .unwrap();
+        assert_eq!(o.foreign_penalty, 0.7);
+        assert_eq!(o.fusion_method, FusionMethod::Rrf);
+        assert_eq!((o.dense_floor, o.lexical_weight), (0.6, 0.1));
+        assert!(j.overlay(&serde_json::json!({"noSuchKnob": 1})).is_err());
+        assert!(j
+            .overlay(&serde_json::json!({"denseWeight": -1.0}))
+            .is_err());
+        assert!(j.overlay(&serde_json::json!([1, 2])).is_err());
         assert_eq!(j.foreign_penalty, 0.7);
         assert_eq!(j.fusion_method, FusionMethod::Rrf);
     }

@@ -168,8 +168,32 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                 row.prefill_tok_per_s = paragraf_eval::stats::Stat::from_samples(&prefill);
                 row.decode_tok_per_s = paragraf_eval::stats::Stat::from_samples(&decode);
                 row.ttft_ms = paragraf_eval::stats::Stat::from_samples(&ttft);
+                // Short prompt: decode speed with a short KV cache.
+                let short = vec![paragraf_models::ChatMessage {
+                    role: paragraf_models::Role::User,
+                    content: "Erkläre kurz, was ein Datenschutzbeauftragter tut.".into(),
+                }];
+                let short_params = GenParams {
+                    max_tokens: 64,
+                    ..GenParams::default()
+                };
+                let mut short_decode = Vec::new();
+                let mut short_prompt = 0;
+                for i in 0..=reps {
+                    let out = m.chat(&short, &short_params, &mut |_| true)?;
+                    if i == 0 {
+                        continue; // warm-up
+                    }
+                    short_prompt = out.prompt_tokens;
+                    short_decode.push(
+                        out.generated_tokens.saturating_sub(1).max(1) as f64
+                            / (out.decode_ms / 1e3).max(1e-9),
+                    );
+                }
+                row.decode_short_tok_per_s =
+                    paragraf_eval::stats::Stat::from_samples(&short_decode);
                 row.notes.push(format!(
-                    "prompt {prompt_tokens} tokens, 32 new tokens, greedy"
+                    "prompt {prompt_tokens} tokens, 32 new tokens, greedy; short: prompt {short_prompt} tokens, up to 64 new tokens"
                 ));
             }
             _ => continue,

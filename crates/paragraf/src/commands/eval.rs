@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use paragraf_engine::{AskOptions, Engine, SearchOptions};
 use paragraf_eval::{compare, load_golden, run_eval, EvalOutput, EvalReport, RunConfig, Searcher};
 use paragraf_models::{load_embedder, select_device, TextKind};
-use paragraf_rank::{analyze_query, rank, Candidate, Lexicon, RankParams, Stage};
+use paragraf_rank::{analyze_query, rank, Candidate, Lexicon, Stage};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -121,12 +121,13 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     };
     let cfg = RunConfig {
         label: format!(
-            "{} · index {} · {}",
+            "{} · index {} · params {} · {}",
             golden_path
                 .file_name()
                 .and_then(|f| f.to_str())
                 .unwrap_or("golden"),
             engine.embedder_name(),
+            super::params_delta(engine.params()),
             model.as_deref().unwrap_or("no generation")
         ),
         stages,
@@ -248,7 +249,7 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
             .map(|e| e.dense)
             .ok_or_else(|| "no embedding".to_string())
     };
-    let params = RankParams::default();
+    let params = super::params_for_embedder(&reg, Some(&a.embedder), &a.flags.params)?;
     let lex = Lexicon::builtin();
     let bm25 = |q: &str| -> Result<Vec<String>, String> { Ok(dedupe(inverted.bm25(q, 100, None))) };
     let dense_fn = |q: &str| -> Result<Vec<String>, String> {
@@ -300,7 +301,11 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
     ];
     let notes = vec![
         format!("contexts split into passages of at most 1,500 characters ({} passages); a document counts once", chunks.len()),
-        format!("embedder {}; fusion = paragraf-rank weighted sum (RankParams::default)", a.embedder),
+        format!(
+            "embedder {}; fusion = paragraf-rank weighted sum, params: {}",
+            a.embedder,
+            super::params_delta(&params)
+        ),
     ];
     let report = paragraf_eval::legalquad::LegalQuadReport::new(&lq, methods, notes);
     let dir = a
