@@ -90,6 +90,10 @@ pub struct AnswerStats {
     /// Whether a gated citation names an expected norm (`None` when the
     /// question has no expected norm or the answer abstained).
     pub cites_expected: Option<bool>,
+    /// Citations of the final answer that name none of the retrieved
+    /// results: an independent check of the citation gate (must be 0).
+    #[serde(default)]
+    pub ungrounded_citations: usize,
     /// Generation error note, if any.
     pub error: Option<String>,
 }
@@ -168,8 +172,19 @@ pub struct AnswerAggregate {
     pub abstained: usize,
     pub citations_kept: usize,
     pub citations_removed: usize,
-    /// kept / (kept + removed) over all answers.
+    /// kept / (kept + removed) over all answers: how often the *model's*
+    /// citations survive the gate.
     pub citation_validity: Option<f64>,
+    /// Share of non-abstaining answers whose every final citation names a
+    /// retrieved result (what reaches the user; target 1.0).
+    #[serde(default)]
+    pub grounded_answers: Option<f64>,
+    /// Answers that abstained before any generation (retrieval found no
+    /// reliable binding source), and of those the share that should have.
+    #[serde(default)]
+    pub abstained_before_generation: usize,
+    #[serde(default)]
+    pub retrieval_abstention_precision: Option<f64>,
     /// Of the answers that abstained, the share that should have.
     pub abstention_precision: Option<f64>,
     /// Of the questions that should abstain, the share that did.
@@ -263,7 +278,19 @@ fn answer_stats(q: &GoldenQuery, out: &EvalOutput, timings: &Timings) -> Option<
             .iter()
             .any(|c| q.expect_any.iter().any(|e| citation_matches(c, None, e)))
     });
+    let retrieved: Vec<String> = out
+        .response
+        .results
+        .iter()
+        .map(|r| norm_ref_string(&r.norm, &r.regulation))
+        .collect();
+    let ungrounded_citations = ans
+        .citations
+        .iter()
+        .filter(|c| !retrieved.iter().any(|r| citation_matches(c, None, r)))
+        .count();
     Some(AnswerStats {
+        ungrounded_citations,
         should_abstain: q.expect.abstain == Some(true),
         abstained: ans.abstained,
         citations: ans.citations.len(),
@@ -449,7 +476,24 @@ fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
     let tok: usize = timed.iter().map(|a| a.generated_tokens).sum();
     let secs: f64 = timed.iter().filter_map(|a| a.generate_ms).sum::<f64>() / 1000.0;
     let cite_judged: Vec<bool> = answers.iter().filter_map(|a| a.cites_expected).collect();
+    let non_abstained: Vec<&&AnswerStats> = answers.iter().filter(|a| !a.abstained).collect();
+    let early: Vec<&&AnswerStats> = answers
+        .iter()
+        .filter(|a| a.abstained && a.generated_tokens == 0 && a.error.is_none())
+        .collect();
     AnswerAggregate {
+        grounded_answers: ratio(
+            non_abstained
+                .iter()
+                .filter(|a| a.ungrounded_citations == 0)
+                .count(),
+            non_abstained.len(),
+        ),
+        abstained_before_generation: early.len(),
+        retrieval_abstention_precision: ratio(
+            early.iter().filter(|a| a.should_abstain).count(),
+            early.len(),
+        ),
         answered: answers.len(),
         abstained: predicted,
         citations_kept: kept,

@@ -313,6 +313,10 @@ fn metrics_of_the_scripted_engine() {
     assert!(close(ga.abstention_precision, 1.0));
     assert!(close(ga.abstention_recall, 1.0));
     assert!(close(ga.citation_validity, 1.0));
+    assert!(close(ga.grounded_answers, 1.0));
+    // the abstaining answer had generated tokens: decided by the answer gate
+    assert_eq!(ga.abstained_before_generation, 0);
+    assert_eq!(ga.retrieval_abstention_precision, None);
     // tokens/s: (8·40 + 10) tokens over 9 × 0.5 s
     assert!(close(ga.tokens_per_s, 330.0 / 4.5));
     // weak: 8 answers (m-007 errored); abstained none → precision undefined, recall 0
@@ -538,4 +542,57 @@ fn real_golden_file_parses() {
         assert_eq!(docs.len(), 200);
         eprintln!("legalquad: {} chunks of at most 1500 chars", chunks.len());
     }
+}
+
+#[test]
+fn grounding_is_checked_against_the_retrieved_results() {
+    // Two questions: one answered with a citation outside the results, one
+    // that abstains before generation (0 tokens) and should.
+    let golden: Vec<GoldenQuery> = [
+        r#"{"id":"g-1","query":"DSB?","expect_any":["Art. 37 DSGVO"]}"#,
+        r#"{"id":"g-2","query":"Hundesteuer?","expect_any":[],"expect":{"abstain":true}}"#,
+    ]
+    .iter()
+    .map(|l| serde_json::from_str(l).unwrap())
+    .collect();
+    let searcher = |q: &str, _stage: &str| -> Result<EvalOutput, String> {
+        let mut o = out(
+            vec![res("Art. 37", "DSGVO", SourceRole::Obligation)],
+            Assessment::default(),
+            json!({}),
+        );
+        let abstain = q.starts_with("Hund");
+        o.answer = Some(Answer {
+            text: "…".into(),
+            citations: if abstain {
+                vec![]
+            } else {
+                vec!["Art. 37 Abs. 1 DSGVO".into(), "Art. 124 DSGVO".into()]
+            },
+            abstained: abstain,
+            removed_citations: vec![],
+            model: "fake".into(),
+            generated_tokens: if abstain { 0 } else { 12 },
+            error: None,
+        });
+        Ok(o)
+    };
+    let cfg = RunConfig {
+        label: "grounding".into(),
+        stages: vec!["full".into()],
+        generate: true,
+        threads: 1,
+    };
+    let rep = run_eval(&golden, &searcher, &cfg, None);
+    let st = rep.stage("full").unwrap();
+    assert_eq!(
+        st.queries[0].answer.as_ref().unwrap().ungrounded_citations,
+        1
+    );
+    let a = st.aggregate.answer.as_ref().unwrap();
+    assert!(close(a.grounded_answers, 0.0));
+    assert_eq!(a.abstained_before_generation, 1);
+    assert!(close(a.retrieval_abstention_precision, 1.0));
+    let md = rep.to_markdown();
+    assert!(md.contains("| full | 2 | 1 | 1 | 0.000 |"), "{md}");
 }

@@ -3,6 +3,7 @@
 //! reference, and for selective filters.
 
 use crate::error::IndexError;
+use crate::flat::FlatGraph;
 use crate::topk::{hit_order, Hit, TopK};
 use hnsw_rs::anndists::dist::Distance;
 use hnsw_rs::prelude::{AnnT, Hnsw, HnswIo};
@@ -143,6 +144,8 @@ pub struct DenseIndex {
     vectors: Vec<f32>,
     params: HnswParams,
     graph: Option<Graph>,
+    /// Flat copy of `graph` that serves unfiltered searches.
+    flat: Option<FlatGraph>,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -210,11 +213,13 @@ impl DenseIndex {
         } else {
             None
         };
+        let flat = graph.as_ref().map(|g| FlatGraph::from_hnsw(g, n));
         Ok(DenseIndex {
             dim,
             vectors,
             params: params.clone(),
             graph,
+            flat,
         })
     }
 
@@ -241,11 +246,13 @@ impl DenseIndex {
                 Some(g)
             }
         };
+        let flat = graph.as_ref().map(|g| FlatGraph::from_hnsw(g, n));
         Ok(DenseIndex {
             dim,
             vectors,
             params: params.clone(),
             graph,
+            flat,
         })
     }
 
@@ -357,7 +364,13 @@ impl DenseIndex {
         };
         let ef = self.params.ef_search.max(k);
         match filter {
-            None => Ok(self.rescore(&q, graph.search(&q, k, ef).iter().map(|n| n.d_id), k)),
+            None => match &self.flat {
+                Some(flat) => {
+                    let ids = flat.search(&q, ef, self.len(), |d| self.vector(d));
+                    Ok(self.rescore(&q, ids.into_iter().map(|d| d as usize), k))
+                }
+                None => Ok(self.rescore(&q, graph.search(&q, k, ef).iter().map(|n| n.d_id), k)),
+            },
             Some(f) => {
                 let n = self.len();
                 let admitted = (0..n as u32).filter(|&d| f(d)).count();

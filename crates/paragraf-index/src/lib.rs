@@ -20,6 +20,7 @@ mod codec;
 pub mod dense;
 pub mod error;
 pub mod filter;
+mod flat;
 pub mod inverted;
 pub mod store;
 pub mod topk;

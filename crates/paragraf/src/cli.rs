@@ -323,6 +323,13 @@ pub struct BenchArgs {
     pub report_dir: Option<PathBuf>,
     #[arg(long, env = "PARAGRAF_INDEX")]
     pub index: Option<PathBuf>,
+    /// Compare two earlier bench reports (JSON): per model and metric the
+    /// difference of the medians and whether it is within noise.
+    #[arg(long, num_args = 2, value_names = ["RUN_A", "RUN_B"])]
+    pub compare: Option<Vec<PathBuf>>,
+    /// Relative tolerance for `--compare` (besides the larger IQR).
+    #[arg(long, default_value_t = 0.05)]
+    pub tolerance: f64,
     #[arg(long)]
     pub json: bool,
 }

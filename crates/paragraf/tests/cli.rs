@@ -271,3 +271,51 @@ fn unknown_model_is_a_clear_error() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown model"));
 }
+
+#[test]
+fn bench_compare_reports_noise_and_regressions() {
+    use paragraf_eval::bench::{BenchRow, BenchTable, Machine};
+    use paragraf_eval::stats::Stat;
+    let table = |decode: &[f64]| {
+        let mut t = BenchTable::new(Machine::from_proc(None, None, &[]), 1, 3);
+        t.rows.push(BenchRow {
+            model: "m".into(),
+            kind: "answer".into(),
+            device: "cpu".into(),
+            decode_tok_per_s: Stat::from_samples(decode),
+            ..BenchRow::default()
+        });
+        t
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, t: &BenchTable| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, t.to_json()).unwrap();
+        p
+    };
+    let a = write("a.json", &table(&[20.0, 20.4, 19.8]));
+    let b = write("b.json", &table(&[20.2, 19.9, 20.1]));
+    let slow = write("slow.json", &table(&[12.0, 12.1, 11.9]));
+    let o = run(bin().args(["bench", "--compare"]).arg(&a).arg(&b));
+    assert!(o.status.success());
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("All within noise: yes"), "{md}");
+    let o = run(bin()
+        .args(["bench", "--json", "--compare"])
+        .arg(&a)
+        .arg(&slow));
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &v["deltas"][0];
+    assert_eq!(d["metric"], "decode_tok_per_s");
+    assert_eq!(d["within_noise"], false);
+    assert_eq!(d["improved"], false);
+    let o = bin()
+        .args(["bench", "--compare"])
+        .arg(&a)
+        .arg(dir.path().join("missing.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json"));
+}

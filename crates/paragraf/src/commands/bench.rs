@@ -26,6 +26,17 @@ fn rss_mib() -> Option<f64> {
 const QUESTION: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
 
 pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
+    if let Some(pair) = &a.compare {
+        let ta = paragraf_eval::bench::BenchTable::load(&pair[0])?;
+        let tb = paragraf_eval::bench::BenchTable::load(&pair[1])?;
+        let c = paragraf_eval::bench::compare_bench(&ta, &tb, a.tolerance);
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&c)?);
+        } else {
+            println!("{}", c.to_markdown());
+        }
+        return Ok(());
+    }
     match a.what.as_deref().unwrap_or("models") {
         "models" => models(g, &a),
         "search" => search(g, &a),
@@ -104,8 +115,14 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                     })?;
                     if let Some(st) = &st {
                         speedups.sort_by(f64::total_cmp);
+                        let max = e.info().max_tokens;
+                        let cut = if tokens > max {
+                            format!(" (the model reads at most {max} tokens: truncated)")
+                        } else {
+                            String::new()
+                        };
                         row.notes.push(format!(
-                            "{tokens} tok: batched {:.1} passages/s = {:.2}× the naive loop (median of {reps})",
+                            "{tokens} tok{cut}: batched {:.1} passages/s = {:.2}× the naive loop (median of {reps})",
                             st.median,
                             speedups[speedups.len() / 2]
                         ));
