@@ -225,6 +225,22 @@ pub struct SearchFlags {
     pub lang: Vec<String>,
 }
 
+impl SearchFlags {
+    /// Defaults for commands that open an engine without search flags of
+    /// their own (serve, bench, quickstart): top 10, full pipeline, no filter,
+    /// parameters from models.toml.
+    pub fn for_index(index: Option<PathBuf>) -> SearchFlags {
+        SearchFlags {
+            index,
+            top_k: 10,
+            params: None,
+            stage: "full".into(),
+            regulation: vec![],
+            lang: vec![],
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     pub question: String,

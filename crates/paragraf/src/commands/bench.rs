@@ -68,14 +68,7 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     // a real prompt: the sources retrieved for the sample question, when an index is there
     let index_dir = super::index_dir(g, &a.index);
     let engine = if index_dir.join("manifest.json").exists() {
-        let flags = SearchFlags {
-            index: Some(index_dir.clone()),
-            top_k: 10,
-            params: None,
-            stage: "full".into(),
-            regulation: vec![],
-            lang: vec![],
-        };
+        let flags = SearchFlags::for_index(Some(index_dir.clone()));
         super::open_engine(g, &flags, None, false).ok()
     } else {
         None
@@ -250,14 +243,7 @@ fn real_prompt(
 
 /// End-to-end search latency (no generation) per stage, over the golden questions.
 fn search(g: &Global, a: &BenchArgs) -> Result<()> {
-    let flags = SearchFlags {
-        index: a.index.clone(),
-        top_k: 10,
-        params: None,
-        stage: "full".into(),
-        regulation: vec![],
-        lang: vec![],
-    };
+    let flags = SearchFlags::for_index(a.index.clone());
     let engine = super::open_engine(g, &flags, None, true)?;
     let golden_path = crate::paths::default_corpus().join("../eval/golden-dev.jsonl");
     let golden = paragraf_eval::load_golden(&golden_path)?;

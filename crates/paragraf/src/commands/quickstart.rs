@@ -110,14 +110,7 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
 
     // 3. answer
     eprintln!("[3/3] Beispielfrage: {}", a.question);
-    let flags = SearchFlags {
-        index: Some(index_dir.clone()),
-        top_k: 10,
-        params: None,
-        stage: "full".into(),
-        regulation: vec![],
-        lang: vec![],
-    };
+    let flags = SearchFlags::for_index(Some(index_dir.clone()));
     let engine = super::open_engine(&g2, &flags, None, false)?;
     let ask = AskOptions {
         model: Some(a.model.clone()),

@@ -187,14 +187,7 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
         Some(m) => Some(m),
         None => default_answer_model(g).ok(),
     };
-    let flags = SearchFlags {
-        index: a.index.clone(),
-        top_k: 10,
-        params: None,
-        stage: "full".into(),
-        regulation: vec![],
-        lang: vec![],
-    };
+    let flags = SearchFlags::for_index(a.index.clone());
     let engine = open_engine(g, &flags, model.clone(), true)?;
     let mut cfg = ServerConfig {
         addr: a
