@@ -10,6 +10,7 @@
 //! is deterministic.
 
 use crate::dense::dot;
+use crate::topk::{hit_order, Hit};
 use hnsw_rs::prelude::Hnsw;
 use std::cell::RefCell;
 use std::cmp::{Ordering, Reverse};
@@ -49,11 +50,18 @@ impl PartialOrd for Scored {
         Some(self.cmp(other))
     }
 }
+impl Scored {
+    fn hit(self) -> Hit {
+        Hit {
+            doc: self.1,
+            score: self.0,
+        }
+    }
+}
 impl Ord for Scored {
+    /// Greater = better in the index's one result order ([`hit_order`]).
     fn cmp(&self, other: &Self) -> Ordering {
-        self.0
-            .total_cmp(&other.0)
-            .then_with(|| other.1.cmp(&self.1))
+        hit_order(&other.hit(), &self.hit())
     }
 }
 

@@ -4,7 +4,7 @@
 //! and time to first token on a real prompt built from retrieved sources,
 //! memory — repeated, medians, one table (JSON + Markdown) with the machine.
 
-use super::{device, home, registry, resolve_opts, SearchFlags};
+use super::{device, registry, resolve_opts, SearchFlags};
 use crate::cli::{BenchArgs, Global};
 use anyhow::{Context, Result};
 use paragraf_engine::{prompt::build_prompt, Engine, SearchOptions};
@@ -214,10 +214,7 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
         "peak RSS of the whole run: {:.0} MiB",
         paragraf_eval::bench::peak_rss_mib().unwrap_or(0.0)
     ));
-    let dir = a
-        .report_dir
-        .clone()
-        .unwrap_or_else(|| home(g).join("reports"));
+    let dir = super::report_dir(g, &a.report_dir);
     let files = table
         .write_files(&dir, "bench")
         .with_context(|| format!("writing {}", dir.display()))?;

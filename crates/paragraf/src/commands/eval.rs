@@ -147,10 +147,7 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
         Some(&|done, _total| bar.set_position(done as u64)),
     );
     bar.finish_and_clear();
-    let dir = a
-        .report_dir
-        .clone()
-        .unwrap_or_else(|| home(g).join("reports"));
+    let dir = super::report_dir(g, &a.report_dir);
     let files = report
         .write_files(&dir, "eval")
         .with_context(|| format!("writing report to {}", dir.display()))?;
@@ -308,10 +305,7 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
         ),
     ];
     let report = paragraf_eval::legalquad::LegalQuadReport::new(&lq, methods, notes);
-    let dir = a
-        .report_dir
-        .clone()
-        .unwrap_or_else(|| home(g).join("reports"));
+    let dir = super::report_dir(g, &a.report_dir);
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("legalquad.json"), report.to_json())?;
     std::fs::write(dir.join("legalquad.md"), report.to_markdown())?;

@@ -66,6 +66,11 @@ pub(crate) fn device(g: &Global) -> Result<DeviceChoice> {
         .map_err(|e| anyhow::anyhow!("--device: {e}"))
 }
 
+/// Where reports go: `--report-dir`, else `<home>/reports`.
+pub(crate) fn report_dir(g: &Global, flag: &Option<PathBuf>) -> PathBuf {
+    flag.clone().unwrap_or_else(|| home(g).join("reports"))
+}
+
 pub(crate) fn index_dir(g: &Global, flag: &Option<PathBuf>) -> PathBuf {
     flag.clone().unwrap_or_else(|| home(g).join("index"))
 }
