@@ -7,16 +7,22 @@
 //! * every norm the text names (`Art. 124 DSGVO`) must be among the retrieved
 //!   norms; a sentence naming an unsupported norm is dropped and the norm is
 //!   listed in `removed_citations`;
-//! * a sentence with neither a valid marker nor a retrieved norm is kept but
-//!   marked [`UNSUPPORTED_MARK`], so a reader sees which statements carry no
-//!   source;
-//! * when no sentence is supported by a binding source, or the model itself
-//!   says that the sources do not answer the question, the answer abstains.
+//! * a sentence without a valid marker or a retrieved norm is attributed to
+//!   the source that holds most of its content words, when that share reaches
+//!   [`ATTRIBUTION_MIN_OVERLAP`]; otherwise it is kept but marked
+//!   [`UNSUPPORTED_MARK`], so a reader sees which statements carry no source;
+//! * when the model itself says that the sources do not answer the question,
+//!   the answer abstains ([`AbstainReason::ModelDeclined`]);
+//! * when no sentence is backed by a binding source, the answer quotes the
+//!   binding sources the model pointed to (or the primary source) instead —
+//!   an *extractive* answer — if the caller allows it (retrieval was
+//!   unambiguous); otherwise it abstains
+//!   ([`AbstainReason::NoSupportedStatement`]).
 //!
 //! The gate is pure: it sees the generated text, the sources and a norm
 //! extractor, so it is tested with scripted texts and no model.
 
-use paragraf_types::{Answer, NormRef, RemovedCitation, SourceClass};
+use paragraf_types::{AbstainReason, Answer, Lang, NormRef, RemovedCitation, SourceClass};
 use std::collections::BTreeSet;
 
 /// Appended to a sentence that cites nothing the engine retrieved.
@@ -33,12 +39,61 @@ pub const DECLINE_PHRASES: &[&str] = &[
     "no reliable source",
 ];
 
+/// Fewest content words (see [`content_stems`]) a sentence needs before the
+/// gate attributes it to a source by word overlap: shorter sentences ("Ja.")
+/// say too little to be checked against a source.
+/// Pinned by `attribution_needs_enough_content_words`.
+pub const ATTRIBUTION_MIN_WORDS: usize = 3;
+
+/// Share of a sentence's content words that must occur in one source's
+/// excerpt for the gate to attribute the sentence to that source (the source
+/// with the largest share wins, ties by lower number).
+/// Pinned by `unmarked_sentence_is_attributed_by_overlap`.
+pub const ATTRIBUTION_MIN_OVERLAP: f64 = 0.6;
+
+/// Content words are compared by their first this many characters, so that
+/// inflected forms (`verarbeiten` / `verarbeitet`) match.
+pub const STEM_CHARS: usize = 7;
+
+/// Characters quoted at most from one source in an extractive answer (whole
+/// sentences, the first one cut at a word boundary if longer).
+pub const EXTRACT_MAX_CHARS: usize = 420;
+
+/// Sources quoted at most in an extractive answer.
+pub const EXTRACT_MAX_SOURCES: usize = 2;
+
+/// Words of four or more letters that carry no content (German and English).
+const STOPWORDS: &[&str] = &[
+    "aber", "alle", "allem", "allen", "aller", "alles", "also", "auch", "dabei", "damit", "dann",
+    "darf", "dass", "denn", "dies", "diese", "diesem", "diesen", "dieser", "dieses", "doch",
+    "durch", "eine", "einem", "einen", "einer", "eines", "etwa", "gegen", "haben", "hier", "ihre",
+    "ihrem", "ihren", "ihrer", "jede", "jedem", "jeden", "jeder", "jedes", "kann", "keine",
+    "können", "muss", "müssen", "nach", "nicht", "noch", "oder", "ohne", "sein", "seine", "sich",
+    "sind", "soll", "sollen", "sofern", "soweit", "sowie", "über", "unter", "werden", "wenn",
+    "wird", "wurde", "zwischen", "been", "does", "from", "have", "into", "must", "only", "other",
+    "shall", "such", "than", "that", "their", "them", "there", "these", "they", "this", "were",
+    "what", "when", "where", "which", "with", "would", "your",
+];
+
 /// One numbered source excerpt given to the model (`[n]` = index + 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Source {
     pub norm: NormRef,
     pub citation: String,
     pub source_class: SourceClass,
+    /// The excerpt text as the prompt showed it.
+    pub excerpt: String,
+}
+
+/// How the gate may answer when the model's text carries no binding support.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GateOptions {
+    /// Language of the question (for the extractive answer's lead-in).
+    pub lang: Lang,
+    /// Quote the sources instead of abstaining when no statement is backed
+    /// by a binding source (the engine allows it when the assessment does not
+    /// ask for human review).
+    pub extractive_fallback: bool,
 }
 
 /// What the gate decided.
@@ -49,12 +104,16 @@ pub struct GateOutcome {
     pub unsupported_sentences: usize,
     /// Sentences dropped for naming a norm that was not retrieved.
     pub dropped_sentences: usize,
+    /// Sentences without a marker that the gate attributed to a source by
+    /// word overlap.
+    pub attributed_sentences: usize,
 }
 
 /// The fixed abstention text; `found` lists what retrieval did find.
-pub fn abstention_text(reason: &str, found: &[String]) -> String {
+pub fn abstention_text(reason: AbstainReason, found: &[String]) -> String {
     let mut s = format!(
-        "Keine belastbare Quelle: Die Frage lässt sich mit den gefundenen Quellen nicht verlässlich beantworten ({reason})."
+        "Keine belastbare Quelle: Die Frage lässt sich mit den gefundenen Quellen nicht verlässlich beantworten ({}).",
+        reason.text_de()
     );
     if !found.is_empty() {
         s.push_str(" Gefunden wurden: ");
@@ -65,6 +124,45 @@ pub fn abstention_text(reason: &str, found: &[String]) -> String {
     s
 }
 
+/// An abstaining answer with its reason and the fixed text.
+pub fn abstention(reason: AbstainReason, found: &[String]) -> Answer {
+    Answer {
+        text: abstention_text(reason, found),
+        abstained: true,
+        abstain_reason: Some(reason),
+        ..Answer::default()
+    }
+}
+
+/// Content-word stems of a text: lower-cased alphabetic words of four or
+/// more letters that are not [`STOPWORDS`], cut to [`STEM_CHARS`] characters.
+pub fn content_stems(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 4)
+        .map(str::to_lowercase)
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .map(|w| w.chars().take(STEM_CHARS).collect())
+        .collect()
+}
+
+/// The source a sentence without markers restates, by content-word overlap
+/// (see [`ATTRIBUTION_MIN_OVERLAP`]); `None` below the thresholds.
+fn attribute(sentence: &str, source_stems: &[BTreeSet<String>]) -> Option<usize> {
+    let words = content_stems(sentence);
+    if words.len() < ATTRIBUTION_MIN_WORDS {
+        return None;
+    }
+    let mut best: Option<(usize, usize)> = None; // (shared, index)
+    for (i, stems) in source_stems.iter().enumerate() {
+        let shared = words.intersection(stems).count();
+        if best.is_none_or(|(b, _)| shared > b) {
+            best = Some((shared, i));
+        }
+    }
+    let (shared, i) = best?;
+    (shared as f64 >= ATTRIBUTION_MIN_OVERLAP * words.len() as f64).then_some(i)
+}
+
 /// Gate a generated text. `retrieved` are the norms of all ranked results
 /// (a superset of the sources); `extract` finds norm references in a sentence.
 pub fn gate(
@@ -72,16 +170,23 @@ pub fn gate(
     sources: &[Source],
     retrieved: &BTreeSet<NormRef>,
     extract: &dyn Fn(&str) -> Vec<NormRef>,
+    opts: GateOptions,
 ) -> GateOutcome {
     let mut removed: Vec<RemovedCitation> = Vec::new();
     let mut cited: BTreeSet<usize> = BTreeSet::new();
+    // Every valid marker the model wrote, also in dropped or empty sentences.
+    let mut pointed: BTreeSet<usize> = BTreeSet::new();
     let mut kept: Vec<String> = Vec::new();
     let mut supported_binding = 0usize;
     let mut unsupported_sentences = 0usize;
     let mut dropped_sentences = 0usize;
+    let mut attributed_sentences = 0usize;
+    let source_stems: Vec<BTreeSet<String>> =
+        sources.iter().map(|s| content_stems(&s.excerpt)).collect();
 
     for sentence in split_sentences(text) {
         let (clean, markers) = strip_markers(&sentence, sources.len(), &mut removed);
+        pointed.extend(markers.iter().copied());
         if clean.trim().is_empty() {
             continue;
         }
@@ -103,6 +208,12 @@ pub fn gate(
         for n in &named {
             if let Some(i) = sources.iter().position(|s| &s.norm == n) {
                 support.insert(i);
+            }
+        }
+        if support.is_empty() {
+            if let Some(i) = attribute(&clean, &source_stems) {
+                support.insert(i);
+                attributed_sentences += 1;
             }
         }
         let mut out = clean.trim().to_string();
@@ -128,28 +239,27 @@ pub fn gate(
         let lower = text.to_lowercase();
         DECLINE_PHRASES.iter().any(|p| lower.contains(p))
     };
-    let citations: Vec<String> = cited.iter().map(|&i| sources[i].norm.to_string()).collect();
     let abstain_reason = if declined {
-        Some("das Modell findet in den Quellen keine Antwort")
+        Some(AbstainReason::ModelDeclined)
     } else if supported_binding == 0 {
-        Some("keine Aussage ist durch eine bindende Quelle belegt")
+        Some(AbstainReason::NoSupportedStatement)
     } else {
         None
     };
     let answer = match abstain_reason {
-        Some(reason) => {
-            let found: Vec<String> = sources.iter().map(|s| s.citation.clone()).collect();
-            Answer {
-                text: abstention_text(reason, &found),
-                citations: Vec::new(),
-                abstained: true,
-                removed_citations: removed,
-                ..Answer::default()
+        Some(AbstainReason::NoSupportedStatement) if opts.extractive_fallback => {
+            match extractive_answer(sources, &pointed, opts.lang) {
+                Some(mut a) => {
+                    a.removed_citations = removed;
+                    a
+                }
+                None => abstention_with(AbstainReason::NoSupportedStatement, sources, removed),
             }
         }
+        Some(reason) => abstention_with(reason, sources, removed),
         None => Answer {
             text: kept.join(" "),
-            citations,
+            citations: cited.iter().map(|&i| sources[i].norm.to_string()).collect(),
             abstained: false,
             removed_citations: removed,
             ..Answer::default()
@@ -159,7 +269,105 @@ pub fn gate(
         answer,
         unsupported_sentences,
         dropped_sentences,
+        attributed_sentences,
     }
+}
+
+fn abstention_with(
+    reason: AbstainReason,
+    sources: &[Source],
+    removed: Vec<RemovedCitation>,
+) -> Answer {
+    let found: Vec<String> = sources.iter().map(|s| s.citation.clone()).collect();
+    Answer {
+        removed_citations: removed,
+        ..abstention(reason, &found)
+    }
+}
+
+/// The extractive answer: the binding sources the model pointed to (else the
+/// first binding source), at most [`EXTRACT_MAX_SOURCES`], each quoted with
+/// its leading sentences. `None` when no source is binding.
+pub fn extractive_answer(
+    sources: &[Source],
+    pointed: &BTreeSet<usize>,
+    lang: Lang,
+) -> Option<Answer> {
+    let binding = |i: &usize| sources.get(*i).is_some_and(|s| s.source_class.is_binding());
+    let mut chosen: Vec<usize> = pointed
+        .iter()
+        .copied()
+        .filter(binding)
+        .take(EXTRACT_MAX_SOURCES)
+        .collect();
+    if chosen.is_empty() {
+        chosen.extend((0..sources.len()).find(binding));
+    }
+    if chosen.is_empty() {
+        return None;
+    }
+    let mut text = match lang {
+        Lang::En => String::from(
+            "The generated answer held no statement backed by a binding source; the wording of the source governs:",
+        ),
+        Lang::De => String::from(
+            "Die erzeugte Antwort enthielt keine durch eine bindende Quelle belegte Aussage; maßgeblich ist der Wortlaut:",
+        ),
+    };
+    for &i in &chosen {
+        let s = &sources[i];
+        let (open, close) = match lang {
+            Lang::En => ('“', '”'),
+            Lang::De => ('„', '“'),
+        };
+        text.push_str(&format!(
+            " {} [{}]: {open}{}{close}",
+            s.citation,
+            i + 1,
+            lead(&s.excerpt, EXTRACT_MAX_CHARS)
+        ));
+    }
+    Some(Answer {
+        text,
+        citations: chosen
+            .iter()
+            .map(|&i| sources[i].norm.to_string())
+            .collect(),
+        extractive: true,
+        ..Answer::default()
+    })
+}
+
+/// The leading whole sentences of `text` within `max` characters; a first
+/// sentence longer than that is cut at a word boundary and ends with `…`.
+fn lead(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::new();
+    for s in split_sentences(&flat) {
+        let len = out.chars().count() + s.chars().count() + usize::from(!out.is_empty());
+        if len > max {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&s);
+    }
+    if out.is_empty() {
+        let mut cut = String::new();
+        for w in flat.split(' ') {
+            if cut.chars().count() + w.chars().count() + 1 > max {
+                break;
+            }
+            if !cut.is_empty() {
+                cut.push(' ');
+            }
+            cut.push_str(w);
+        }
+        cut.push('…');
+        out = cut;
+    }
+    out
 }
 
 fn push_removed(removed: &mut Vec<RemovedCitation>, text: &str, reason: &str) {
@@ -335,12 +543,29 @@ mod tests {
     use super::*;
 
     fn src(norm: &str, class: SourceClass) -> Source {
+        src_text(norm, class, "")
+    }
+
+    fn src_text(norm: &str, class: SourceClass, excerpt: &str) -> Source {
         Source {
             norm: NormRef(norm.into()),
             citation: norm.into(),
             source_class: class,
+            excerpt: excerpt.into(),
         }
     }
+
+    const STRICT: GateOptions = GateOptions {
+        lang: Lang::De,
+        extractive_fallback: false,
+    };
+    const FALLBACK: GateOptions = GateOptions {
+        lang: Lang::De,
+        extractive_fallback: true,
+    };
+
+    const ART37: &str = "(1) Der Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in der Durchführung von Verarbeitungsvorgängen besteht. (2) Eine Unternehmensgruppe darf einen gemeinsamen Datenschutzbeauftragten ernennen.";
+    const ART88: &str = "Die Mitgliedstaaten können durch Rechtsvorschriften spezifischere Vorschriften zum Schutz der Rechte und Freiheiten hinsichtlich der Verarbeitung personenbezogener Beschäftigtendaten im Beschäftigungskontext vorsehen.";
 
     /// A tiny extractor for tests: finds `Art. N DSGVO` and `§ N BDSG`.
     fn extract(s: &str) -> Vec<NormRef> {
@@ -366,6 +591,7 @@ mod tests {
             &sources,
             &retrieved(&["Art. 37 DSGVO", "§ 38 BDSG"]),
             &extract,
+            STRICT,
         );
         assert!(!out.answer.abstained);
         assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO", "§ 38 BDSG"]);
@@ -380,7 +606,13 @@ mod tests {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
         let text =
             "Die Benennung regelt Art. 37 DSGVO [1]. Ein Bußgeld droht nach Art. 124 DSGVO [1].";
-        let out = gate(text, &sources, &retrieved(&["Art. 37 DSGVO"]), &extract);
+        let out = gate(
+            text,
+            &sources,
+            &retrieved(&["Art. 37 DSGVO"]),
+            &extract,
+            STRICT,
+        );
         assert!(!out.answer.abstained);
         assert!(!out.answer.text.contains("Art. 124"));
         assert_eq!(out.dropped_sentences, 1);
@@ -395,7 +627,13 @@ mod tests {
     fn uncited_sentences_are_marked() {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
         let text = "Art. 37 DSGVO regelt die Benennung. Das ist oft sinnvoll.";
-        let out = gate(text, &sources, &retrieved(&["Art. 37 DSGVO"]), &extract);
+        let out = gate(
+            text,
+            &sources,
+            &retrieved(&["Art. 37 DSGVO"]),
+            &extract,
+            STRICT,
+        );
         assert_eq!(out.unsupported_sentences, 1);
         assert!(out.answer.text.contains(UNSUPPORTED_MARK));
         assert!(out
@@ -408,10 +646,109 @@ mod tests {
     fn no_binding_support_abstains() {
         let sources = vec![src("ErwG 97 DSGVO", SourceClass::Recital)];
         let text = "Das steht so in den Erwägungsgründen [1].";
-        let out = gate(text, &sources, &retrieved(&["ErwG 97 DSGVO"]), &extract);
+        let out = gate(
+            text,
+            &sources,
+            &retrieved(&["ErwG 97 DSGVO"]),
+            &extract,
+            FALLBACK,
+        );
         assert!(out.answer.abstained);
         assert!(out.answer.citations.is_empty());
         assert!(out.answer.text.starts_with("Keine belastbare Quelle"));
+        assert_eq!(
+            out.answer.abstain_reason,
+            Some(AbstainReason::NoSupportedStatement),
+            "no binding source, so no extractive answer either"
+        );
+    }
+
+    #[test]
+    fn unmarked_sentence_is_attributed_by_overlap() {
+        let sources = vec![
+            src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
+            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
+        ];
+        let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten, wenn die Kerntätigkeit in Verarbeitungsvorgängen besteht.";
+        let out = gate(
+            text,
+            &sources,
+            &retrieved(&["Art. 88 DSGVO", "Art. 37 DSGVO"]),
+            &extract,
+            STRICT,
+        );
+        assert_eq!(out.attributed_sentences, 1);
+        assert!(!out.answer.abstained, "{:?}", out.answer);
+        assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO"]);
+        assert!(
+            out.answer.text.ends_with("besteht [2]."),
+            "{}",
+            out.answer.text
+        );
+        // Two of five content words in the source are not enough.
+        let half = "Der Verantwortliche benennt Datenschutzbeauftragte für Hunde und Katzen.";
+        let out = gate(half, &sources, &retrieved(&[]), &extract, STRICT);
+        assert_eq!(out.attributed_sentences, 0);
+        assert!(out.answer.abstained);
+    }
+
+    #[test]
+    fn attribution_needs_enough_content_words() {
+        let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
+        assert_eq!(content_stems("Ja, der Verantwortliche benennt.").len(), 2);
+        let out = gate(
+            "Ja, der Verantwortliche benennt.",
+            &sources,
+            &retrieved(&["Art. 37 DSGVO"]),
+            &extract,
+            STRICT,
+        );
+        assert_eq!(out.attributed_sentences, 0);
+        assert_eq!(out.unsupported_sentences, 1);
+        assert_eq!(
+            out.answer.abstain_reason,
+            Some(AbstainReason::NoSupportedStatement)
+        );
+    }
+
+    #[test]
+    fn unsupported_text_becomes_an_extractive_answer_when_allowed() {
+        let sources = vec![
+            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
+            src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
+        ];
+        let out = gate("Ja.", &sources, &retrieved(&[]), &extract, FALLBACK);
+        let a = &out.answer;
+        assert!(!a.abstained && a.extractive, "{a:?}");
+        assert_eq!(a.abstain_reason, None);
+        assert_eq!(a.citations, vec!["Art. 37 DSGVO"], "the primary source");
+        assert!(
+            a.text.contains(
+                "Art. 37 DSGVO [1]: „(1) Der Verantwortliche und der Auftragsverarbeiter"
+            ),
+            "{}",
+            a.text
+        );
+        // The excerpt is 250 characters: both sentences fit.
+        assert!(a.text.ends_with("ernennen.“"), "{}", a.text);
+        assert!(!a.text.contains("Ja."));
+    }
+
+    #[test]
+    fn extractive_answer_quotes_the_sources_the_model_pointed_to() {
+        let sources = vec![
+            src_text("ErwG 97 DSGVO", SourceClass::Recital, "Erwägung."),
+            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
+            src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
+        ];
+        let out = gate("[3] [1]", &sources, &retrieved(&[]), &extract, FALLBACK);
+        let a = &out.answer;
+        assert!(a.extractive, "{a:?}");
+        assert_eq!(a.citations, vec!["Art. 88 DSGVO"], "binding sources only");
+        assert!(a.text.contains("Art. 88 DSGVO [3]: „Die Mitgliedstaaten"));
+        // A long first sentence is cut at a word boundary.
+        let long = lead(&"Wort ".repeat(200), 40);
+        assert!(long.ends_with('…') && long.chars().count() <= 41, "{long}");
     }
 
     #[test]
@@ -422,8 +759,13 @@ mod tests {
             &sources,
             &retrieved(&["Art. 37 DSGVO"]),
             &extract,
+            FALLBACK,
         );
         assert!(out.answer.abstained);
+        assert_eq!(
+            out.answer.abstain_reason,
+            Some(AbstainReason::ModelDeclined)
+        );
     }
 
     #[test]

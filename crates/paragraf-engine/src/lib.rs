@@ -25,7 +25,7 @@ use paragraf_models::{
 use paragraf_rank::{
     analyze_query, assess, rank, Candidate, Lexicon, QueryAnalysis, RankParams, Stage,
 };
-use paragraf_types::{Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
+use paragraf_types::{AbstainReason, Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -448,6 +448,7 @@ impl Engine {
             Err(e) => Answer {
                 text: String::new(),
                 abstained: true,
+                abstain_reason: Some(AbstainReason::GenerationFailed),
                 model: model.clone(),
                 error: Some(format!("generation failed: {e}")),
                 ..Answer::default()
@@ -479,12 +480,12 @@ impl Engine {
             .any(|r| r.source_class.is_binding());
         let nothing = outcome.response.results.is_empty() || a.primary_norm.is_none();
         let reason = if nothing {
-            Some("keine Treffer")
+            Some(AbstainReason::NoResults)
         } else if !binding_hit {
-            Some("keine bindende Quelle unter den Treffern")
+            Some(AbstainReason::NoBindingSource)
         } else {
             paragraf_rank::relevance_gate(&outcome.analysis, &outcome.response.results, params)
-                .map(|_| "kein einschlägiger Treffer")
+                .map(|_| AbstainReason::NotRelevant)
         }?;
         let found: Vec<String> = outcome
             .response
@@ -493,11 +494,7 @@ impl Engine {
             .take(5)
             .map(|r| r.citation.clone())
             .collect();
-        Some(Answer {
-            text: gate::abstention_text(reason, &found),
-            abstained: true,
-            ..Answer::default()
-        })
+        Some(gate::abstention(reason, &found))
     }
 
     fn generate_answer(
@@ -541,7 +538,11 @@ impl Engine {
             .unwrap_or_default();
         let extract =
             |s: &str| paragraf_corpus::extract_references(s, &context_reg, &self.manifest).resolved;
-        let gated = gate::gate(&out.text, &p.sources, &retrieved, &extract);
+        let gate_opts = gate::GateOptions {
+            lang: outcome.analysis.lang,
+            extractive_fallback: !outcome.response.assessment.human_review_flag,
+        };
+        let gated = gate::gate(&out.text, &p.sources, &retrieved, &extract, gate_opts);
         let mut answer = gated.answer;
         answer.model = model.to_string();
         answer.generated_tokens = out.generated_tokens;

@@ -83,11 +83,14 @@ pub fn build_prompt(
             }
         }
         used += count_tokens(&block);
+        // What the model saw of the excerpt (after a budget cut, if any).
+        let shown = block.split_once('\n').map_or("", |(_, e)| e).to_string();
         blocks.push(block);
         sources.push(Source {
             norm: paragraf_types::NormRef(key),
             citation: head.citation.clone(),
             source_class: head.source_class,
+            excerpt: shown,
         });
     }
     let (system, q_label, s_label) = match lang {

@@ -245,8 +245,34 @@ fn unanswerable_question_abstains_without_calling_the_model() {
         .unwrap();
     let a = out.response.answer.expect("answer");
     assert!(a.abstained, "{a:?}");
+    assert!(
+        a.abstain_reason.is_some_and(|r| r.before_generation()),
+        "{a:?}"
+    );
+    assert_eq!(a.generated_tokens, 0);
     assert!(a.citations.is_empty());
     assert!(out.response.assessment.human_review_flag);
+}
+
+#[test]
+fn unsupported_model_text_on_a_clear_question_quotes_the_primary_source() {
+    let e = engine_or_skip!();
+    e.set_generator("scripted", Scripted::new("Ja."));
+    let ask = AskOptions {
+        model: Some("scripted".into()),
+        ..AskOptions::default()
+    };
+    let out = e.ask(DPO, &ask, &mut |_| true).unwrap();
+    assert!(!out.response.assessment.human_review_flag);
+    let a = out.response.answer.expect("answer");
+    assert!(!a.abstained && a.extractive, "{a:?}");
+    let primary = format!(
+        "{} {}",
+        out.response.results[0].norm, out.response.results[0].regulation
+    );
+    assert_eq!(a.citations, vec![primary.clone()], "{a:?}");
+    assert!(a.text.contains("[1]: „"), "{}", a.text);
+    assert!(!a.text.contains("Ja."), "{}", a.text);
 }
 
 #[test]

@@ -234,6 +234,10 @@ pub struct BenchTable {
     pub rows: Vec<BenchRow>,
     /// Run-level remarks (build flags, thread count).
     pub notes: Vec<String>,
+    /// The device's GEMM rate (GFLOP/s), the ceiling of every encoder run
+    /// (`paragraf_models::bench::gemm_rate_gflops`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemm_gflops: Option<f64>,
 }
 
 fn cell(s: Option<&Stat>) -> String {
@@ -265,6 +269,7 @@ impl BenchTable {
             repetitions,
             rows: Vec::new(),
             notes: Vec::new(),
+            gemm_gflops: None,
         }
     }
 

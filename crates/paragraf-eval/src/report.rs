@@ -188,16 +188,17 @@ impl EvalReport {
         }
 
         if m.generate {
-            s.push_str("\n## Grounded answers\n\n| stage | answered | abstained | of which before generation | grounded answers | model citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            s.push_str("\n## Grounded answers\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | model citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for st in &self.stages {
                 if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
                     let _ = writeln!(
                         s,
-                        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                         md_escape(&st.stage),
                         a.answered,
                         a.abstained,
                         a.abstained_before_generation,
+                        a.extractive_answers,
                         f3(a.grounded_answers),
                         f3(a.citation_validity),
                         f3(a.abstention_precision),
@@ -211,7 +212,27 @@ impl EvalReport {
                     );
                 }
             }
-            s.push_str("\n*grounded answers*: share of non-abstaining answers whose every final citation names a retrieved result (checked here, independently of the engine's gate). *model citations kept*: share of the model's citations the gate kept. *before generation*: abstentions decided by retrieval (no model call); the others are answers in which the gate found no statement supported by a binding source.\n");
+            s.push_str("\n*grounded answers*: share of non-abstaining answers whose every final citation names a retrieved result (checked here, independently of the engine's gate). *model citations kept*: share of the model's citations the gate kept. *before generation*: abstentions decided by retrieval (no model call); the others come after generation (the model declined, or no statement was supported by a binding source while the assessment asked for human review). *extractive*: answers that quote their sources because the model's text held no statement backed by a binding source (counted as answers, not abstentions).\n");
+            for st in &self.stages {
+                if let Some(a) = st
+                    .aggregate
+                    .answer
+                    .as_ref()
+                    .filter(|a| !a.abstain_reasons.is_empty())
+                {
+                    let reasons: Vec<String> = a
+                        .abstain_reasons
+                        .iter()
+                        .map(|(k, v)| format!("{k} {v}"))
+                        .collect();
+                    let _ = writeln!(
+                        s,
+                        "\nAbstentions by reason ({}): {}.",
+                        md_escape(&st.stage),
+                        reasons.join(", ")
+                    );
+                }
+            }
         }
 
         s.push_str("\n## Latency per stage (ms, wall clock per question)\n\n| stage | mean | p50 | p95 | max | pipeline p50 |\n|---|---:|---:|---:|---:|---|\n");

@@ -9,7 +9,7 @@ use crate::metrics::{
     reciprocal_rank, relevance_for,
 };
 use crate::stats::{mean, median, percentile};
-use paragraf_types::{Answer, SearchResponse, Timings};
+use paragraf_types::{AbstainReason, Answer, SearchResponse, Timings};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -96,6 +96,12 @@ pub struct AnswerStats {
     pub ungrounded_citations: usize,
     /// Generation error note, if any.
     pub error: Option<String>,
+    /// Why the answer abstained, as the engine reports it.
+    #[serde(default)]
+    pub abstain_reason: Option<AbstainReason>,
+    /// The answer quotes its sources instead of the model's text.
+    #[serde(default)]
+    pub extractive: bool,
 }
 
 /// One question scored at one stage.
@@ -198,6 +204,13 @@ pub struct AnswerAggregate {
     pub cites_expected: Option<f64>,
     /// Answers that carry a generation error.
     pub errors: usize,
+    /// Non-abstaining answers that quote their sources because the model's
+    /// text held no statement backed by a binding source.
+    #[serde(default)]
+    pub extractive_answers: usize,
+    /// Abstentions per reason (`not_relevant`, `model_declined`, …).
+    #[serde(default)]
+    pub abstain_reasons: BTreeMap<String, usize>,
 }
 
 /// Per-category summary.
@@ -301,6 +314,8 @@ fn answer_stats(q: &GoldenQuery, out: &EvalOutput, timings: &Timings) -> Option<
         generate_ms: timings.get("generate").copied(),
         cites_expected,
         error: ans.error.clone(),
+        abstain_reason: ans.abstain_reason,
+        extractive: ans.extractive,
     })
 }
 
@@ -477,10 +492,29 @@ fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
     let secs: f64 = timed.iter().filter_map(|a| a.generate_ms).sum::<f64>() / 1000.0;
     let cite_judged: Vec<bool> = answers.iter().filter_map(|a| a.cites_expected).collect();
     let non_abstained: Vec<&&AnswerStats> = answers.iter().filter(|a| !a.abstained).collect();
+    // Reports written before answers carried a reason: no tokens and no
+    // error meant that retrieval abstained.
+    let before_generation = |a: &AnswerStats| match a.abstain_reason {
+        Some(r) => r.before_generation(),
+        None => a.generated_tokens == 0 && a.error.is_none(),
+    };
     let early: Vec<&&AnswerStats> = answers
         .iter()
-        .filter(|a| a.abstained && a.generated_tokens == 0 && a.error.is_none())
+        .filter(|a| a.abstained && before_generation(a))
         .collect();
+    let mut abstain_reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for a in answers.iter().filter(|a| a.abstained) {
+        let key = a.abstain_reason.map_or_else(
+            || "unknown".to_string(),
+            |r| {
+                serde_json::to_value(r)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            },
+        );
+        *abstain_reasons.entry(key).or_default() += 1;
+    }
     AnswerAggregate {
         grounded_answers: ratio(
             non_abstained
@@ -510,6 +544,8 @@ fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
             cite_judged.len(),
         ),
         errors: answers.iter().filter(|a| a.error.is_some()).count(),
+        extractive_answers: non_abstained.iter().filter(|a| a.extractive).count(),
+        abstain_reasons,
     }
 }
 

@@ -8,8 +8,8 @@ use paragraf_eval::{
     Searcher,
 };
 use paragraf_types::{
-    Answer, Assessment, ChunkId, Jurisdiction, Lang, SearchResponse, SearchResult, SourceClass,
-    SourceRole, Status,
+    AbstainReason, Answer, Assessment, ChunkId, Jurisdiction, Lang, SearchResponse, SearchResult,
+    SourceClass, SourceRole, Status,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -196,6 +196,8 @@ impl Searcher for Fake {
                 model: "fake".into(),
                 generated_tokens: 10,
                 error: None,
+                abstain_reason: good.then_some(AbstainReason::ModelDeclined),
+                extractive: false,
             });
             return Ok(o);
         };
@@ -220,6 +222,8 @@ impl Searcher for Fake {
             model: "fake".into(),
             generated_tokens: 40,
             error: None,
+            abstain_reason: None,
+            extractive: false,
         });
         Ok(o)
     }
@@ -574,6 +578,8 @@ fn grounding_is_checked_against_the_retrieved_results() {
             model: "fake".into(),
             generated_tokens: if abstain { 0 } else { 12 },
             error: None,
+            abstain_reason: abstain.then_some(AbstainReason::NotRelevant),
+            extractive: false,
         });
         Ok(o)
     };
@@ -594,5 +600,10 @@ fn grounding_is_checked_against_the_retrieved_results() {
     assert_eq!(a.abstained_before_generation, 1);
     assert!(close(a.retrieval_abstention_precision, 1.0));
     let md = rep.to_markdown();
-    assert!(md.contains("| full | 2 | 1 | 1 | 0.000 |"), "{md}");
+    assert!(md.contains("| full | 2 | 1 | 1 | 0 | 0.000 |"), "{md}");
+    assert!(
+        md.contains("Abstentions by reason (full): not_relevant 1."),
+        "{md}"
+    );
+    assert_eq!(a.abstain_reasons.get("not_relevant"), Some(&1));
 }

@@ -30,6 +30,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(8);
+    println!(
+        "{}",
+        serde_json::json!({"gemm_gflops": gemm_rate_gflops(&device, GEMM_RATE_SHAPE, 1.5)?, "shape": GEMM_RATE_SHAPE})
+    );
     if args.iter().any(|a| a == "--random") {
         let dtype = if device.is_cpu() {
             candle_core::DType::F32
@@ -84,12 +88,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         allow_download: false,
     };
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
-    let embedders: &[&str] = if only == "gen" {
-        &[]
-    } else {
-        &["multilingual-e5-small", "all-minilm-l6-v2"]
-    };
-    for &name in embedders {
+    // BENCH_ONLY=gen: answer models only; BENCH_ONLY=<embedder>: that one only.
+    let embedders: Vec<&str> = ["multilingual-e5-small", "all-minilm-l6-v2"]
+        .into_iter()
+        .filter(|n| only.is_empty() || only == *n)
+        .collect();
+    for name in embedders {
         let t = Instant::now();
         let emb = load_embedder(&reg, name, &opts, &device)?;
         println!(
@@ -108,10 +112,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             serde_json::to_string(&query_latency(emb.as_ref(), 20)?)?
         );
     }
-    for name in [
-        "smollm2-135m-instruct-q4_1",
-        "qwen2.5-coder-0.5b-instruct-q4km",
-    ] {
+    let generators: &[&str] = if only.is_empty() || only == "gen" {
+        &[
+            "smollm2-135m-instruct-q4_1",
+            "qwen2.5-coder-0.5b-instruct-q4km",
+        ]
+    } else {
+        &[]
+    };
+    for &name in generators {
         let entry = reg.get(name)?;
         let files = resolve(entry, &opts)?;
         let t = Instant::now();

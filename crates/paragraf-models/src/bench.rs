@@ -41,6 +41,65 @@ pub struct EmbedThroughput {
     pub naive_per_s: f64,
     /// `batched / naive`.
     pub speedup: f64,
+    /// GEMM work of one passage ([`crate::EmbedderInfo::forward_flops`], GFLOP).
+    pub gflop_per_passage: f64,
+}
+
+impl EmbedThroughput {
+    /// GFLOP/s the batched call achieved.
+    pub fn batched_gflops(&self) -> f64 {
+        self.batched_per_s * self.gflop_per_passage
+    }
+
+    /// GFLOP/s the one-at-a-time loop achieved.
+    pub fn naive_gflops(&self) -> f64 {
+        self.naive_per_s * self.gflop_per_passage
+    }
+}
+
+/// Shape of the GEMM the bench's device line times: `[M, K] × [K, N]`, an
+/// encoder feed-forward layer (H 384 → 1536) over 16 passages of 128 tokens.
+pub const GEMM_RATE_SHAPE: (usize, usize, usize) = (2048, 384, 1536);
+
+/// The GEMM rate of `device` in GFLOP/s for `[m, k] × [k, n]`: candle's
+/// matmul (the one the encoder uses) in the embedders' compute dtype there
+/// (f32 on CPU, f16 on a GPU), repeated for about `secs` seconds after one
+/// warm-up product. No encoder run does its GEMMs faster than the rate of
+/// its shapes; the rate at one passage's rows (`m` = its tokens) against the
+/// rate at a batch's rows bounds what batching can gain on the GEMMs.
+pub fn gemm_rate_gflops(
+    device: &Device,
+    (m, k, n): (usize, usize, usize),
+    secs: f64,
+) -> Result<f64, ModelError> {
+    let dtype = if device.is_cpu() {
+        DType::F32
+    } else {
+        DType::F16
+    };
+    let run = || -> candle_core::Result<f64> {
+        let mut rng = crate::encoder::SplitMix(7);
+        let a = Tensor::from_vec(rng.normal_vec(m * k, 1.0), (m, k), &Device::Cpu)?
+            .to_device(device)?
+            .to_dtype(dtype)?;
+        let b = Tensor::from_vec(rng.normal_vec(k * n, 1.0), (k, n), &Device::Cpu)?
+            .to_device(device)?
+            .to_dtype(dtype)?;
+        a.matmul(&b)?;
+        device.synchronize()?;
+        let t = Instant::now();
+        let mut reps = 0usize;
+        while reps == 0 || t.elapsed().as_secs_f64() < secs {
+            a.matmul(&b)?;
+            reps += 1;
+            if !device.is_cpu() && reps % 16 == 0 {
+                device.synchronize()?;
+            }
+        }
+        device.synchronize()?;
+        Ok(2.0 * (m * k * n * reps) as f64 / t.elapsed().as_secs_f64() / 1e9)
+    };
+    run().map_err(ModelError::candle("gemm rate"))
 }
 
 /// Query latency percentiles.
@@ -168,6 +227,10 @@ pub fn embed_throughput(
         emb.embed(&[r], TextKind::Passage)?;
     }
     let naive = n as f64 / t.elapsed().as_secs_f64();
+    // what the model actually reads of each passage
+    let read = emb
+        .token_count(&texts[0], TextKind::Passage)?
+        .min(emb.info().max_tokens);
     Ok(EmbedThroughput {
         model: emb.info().name.clone(),
         tokens,
@@ -175,6 +238,7 @@ pub fn embed_throughput(
         batched_per_s: batched,
         naive_per_s: naive,
         speedup: batched / naive,
+        gflop_per_passage: emb.info().forward_flops(read) / 1e9,
     })
 }
 
@@ -347,6 +411,12 @@ impl RandomEncoder {
             batched_per_s: batched,
             naive_per_s: naive,
             speedup: batched / naive,
+            gflop_per_passage: crate::embed::encoder_forward_flops(
+                self.model.encoder.cfg.num_hidden_layers,
+                self.model.encoder.cfg.hidden_size,
+                self.model.encoder.cfg.intermediate_size,
+                tokens,
+            ) / 1e9,
         })
     }
 }

@@ -60,6 +60,34 @@ pub struct EmbedderInfo {
     pub has_sparse: bool,
     /// Has the ColBERT head.
     pub has_colbert: bool,
+    /// Encoder layers.
+    pub layers: usize,
+    /// Feed-forward width of a layer.
+    pub intermediate: usize,
+}
+
+impl EmbedderInfo {
+    /// GEMM work of one encoder pass over `tokens` tokens
+    /// (see [`encoder_forward_flops`]).
+    pub fn forward_flops(&self, tokens: usize) -> f64 {
+        encoder_forward_flops(self.layers, self.dim, self.intermediate, tokens)
+    }
+}
+
+/// Floating-point operations of one encoder pass over a sequence of `tokens`
+/// tokens (multiply-add = 2): per layer the four `H×H` projections and the
+/// two feed-forward matrices (`2·L·(4H² + 2HI)`) plus attention scores and
+/// context (`2·2·L²·H`). Embeddings, norms, softmax and activations are left
+/// out (they are not GEMMs), so `passages/s × flops` is the GEMM rate a run
+/// achieved.
+pub fn encoder_forward_flops(
+    layers: usize,
+    hidden: usize,
+    intermediate: usize,
+    tokens: usize,
+) -> f64 {
+    let (l, h, i) = (tokens as f64, hidden as f64, intermediate as f64);
+    layers as f64 * (2.0 * l * (4.0 * h * h + 2.0 * h * i) + 4.0 * l * l * h)
 }
 
 /// A text embedder. Thread-safe; one call embeds a batch of texts.
@@ -70,6 +98,12 @@ pub trait Embedder: Send + Sync {
     fn embed(&self, texts: &[&str], kind: TextKind) -> Result<EmbedBatch, ModelError>;
     /// Tokens `text` occupies (with prefix and special tokens, before truncation).
     fn token_count(&self, text: &str, kind: TextKind) -> Result<usize, ModelError>;
+    /// How many inputs of `tokens` tokens one forward pass takes (the batch
+    /// planner's choice on this device).
+    fn batch_size(&self, tokens: usize) -> usize {
+        let _ = tokens;
+        1
+    }
 }
 
 /// An encoder model ready to run on token ids.
@@ -111,6 +145,15 @@ pub(crate) fn dtype_name(d: DType) -> &'static str {
 impl EncoderModel {
     /// Embeds tokenized inputs (each already incl. special tokens and within
     /// the position limit), batching by token budget in length order.
+    /// Inputs per forward pass at `longest` tokens: within the token and
+    /// attention budgets and the batch cap.
+    pub(crate) fn batch_size(&self, longest: usize) -> usize {
+        let longest = longest.max(1);
+        (self.token_budget / longest)
+            .min(self.attn_budget / (longest * longest))
+            .clamp(1, self.max_batch)
+    }
+
     pub(crate) fn embed_ids(&self, seqs: &[Vec<u32>]) -> Result<Vec<Embedding>, ModelError> {
         let mut order: Vec<usize> = (0..seqs.len()).collect();
         // Longest first; ties by input index (stable sort).
@@ -118,10 +161,7 @@ impl EncoderModel {
         let mut out: Vec<Option<Embedding>> = vec![None; seqs.len()];
         let mut i = 0;
         while i < order.len() {
-            let longest = seqs[order[i]].len().max(1);
-            let n = (self.token_budget / longest)
-                .min(self.attn_budget / (longest * longest))
-                .clamp(1, self.max_batch);
+            let n = self.batch_size(seqs[order[i]].len());
             let batch: Vec<usize> = order[i..(i + n).min(order.len())].to_vec();
             let embs = self.run_batch(&batch.iter().map(|&j| &seqs[j][..]).collect::<Vec<_>>())?;
             for (j, e) in batch.iter().zip(embs) {
@@ -306,6 +346,10 @@ impl Embedder for TextEmbedder {
                 context: self.tokenizer_path.clone(),
                 message: e.to_string(),
             })
+    }
+
+    fn batch_size(&self, tokens: usize) -> usize {
+        self.model.batch_size(tokens)
     }
 }
 
@@ -499,6 +543,8 @@ pub(crate) fn build_text_embedder(
         dtype: dtype_name(dtype).to_string(),
         has_sparse: heads.is_some(),
         has_colbert: heads.is_some(),
+        layers: encoder.cfg.num_hidden_layers,
+        intermediate: encoder.cfg.intermediate_size,
     };
     if let Some(d) = entry.dim {
         if d != info.dim {

@@ -19,8 +19,8 @@ mod resolve;
 pub use chat::{render_chat, ChatTemplate, PromptPiece};
 pub use device::{select_device, DeviceChoice};
 pub use embed::{
-    load_embedder, load_embedder_from_files, EmbedBatch, Embedder, EmbedderInfo, Embedding,
-    TextKind,
+    encoder_forward_flops, load_embedder, load_embedder_from_files, EmbedBatch, Embedder,
+    EmbedderInfo, Embedding, TextKind,
 };
 pub use encoder::EncoderConfig;
 pub use error::ModelError;

@@ -204,6 +204,37 @@ fn random_encoder_runs_on_ids() {
     assert_eq!(out[1].colbert.as_ref().unwrap().len(), 2);
     let t = enc.throughput("tiny", 16, 8).unwrap();
     assert!(t.batched_per_s > 0.0 && t.naive_per_s > 0.0);
+    assert_eq!(
+        t.gflop_per_passage * 1e9,
+        encoder_forward_flops(
+            cfg.num_hidden_layers,
+            cfg.hidden_size,
+            cfg.intermediate_size,
+            16
+        )
+    );
+}
+
+#[test]
+fn encoder_flops_match_a_hand_count() {
+    // multilingual-e5-small at 128 tokens: 12 layers, H 384, FFN 1536.
+    // Per layer 2·128·(4·384² + 2·384·1536) = 452,984,832 for the
+    // projections and 4·128²·384 = 25,165,824 for attention.
+    assert_eq!(
+        encoder_forward_flops(12, 384, 1536, 128),
+        12.0 * (452_984_832.0 + 25_165_824.0)
+    );
+    // at 4× the tokens the projections cost 4×, attention 16×
+    assert_eq!(
+        encoder_forward_flops(12, 384, 1536, 512),
+        12.0 * (4.0 * 452_984_832.0 + 16.0 * 25_165_824.0)
+    );
+}
+
+#[test]
+fn gemm_rate_is_measured_on_the_device() {
+    let r = paragraf_models::bench::gemm_rate_gflops(&Device::Cpu, (64, 32, 48), 0.05).unwrap();
+    assert!(r.is_finite() && r > 0.0, "{r}");
 }
 
 #[test]

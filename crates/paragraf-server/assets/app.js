@@ -213,6 +213,7 @@ function renderAnswer(ans) {
     rest = rest.slice(best + hit.length);
   }
   if (ans.abstained) out.append(el("p", { class: "gedimmt" }, "(Das Modell hat sich enthalten: die Treffer tragen keine belastbare Antwort.)"));
+  if (ans.extractive) out.append(el("p", { class: "gedimmt" }, "(Auszug aus den Quellen: der Text des Modells enthielt keine belegte Aussage.)"));
   if (ans.error) out.append(el("p", { class: "fehler" }, "Generierung unterbrochen: " + ans.error));
   $("#modell").textContent = ans.model ? `· ${ans.model}, ${ans.generated_tokens} Tokens` : "";
   const z = $("#zitate");

@@ -55,7 +55,10 @@ schemas["Assessment"] = obj({"primary_norm": nstr, "primary_regulation": nstr, "
   required=["primary_norm","primary_regulation","connected_norms","cross_regime","winner_margin","human_review_flag","human_review_reasons","score_reasoning"])
 schemas["RemovedCitation"] = obj({"text": str_, "reason": str_})
 schemas["Answer"] = obj({"text": str_, "citations": arr(str_), "abstained": bool_, "removed_citations": arr(ref("RemovedCitation")),
-  "model": str_, "generated_tokens": int0, "error": str_}, required=["text","citations","abstained","removed_citations","model","generated_tokens"],
+  "model": str_, "generated_tokens": int0, "error": str_,
+  "abstain_reason": {"type": "string", "enum": ["no_results", "no_binding_source", "not_relevant", "model_declined", "no_supported_statement", "generation_failed"],
+    "description": "Why the answer abstained (present exactly when abstained): the first three are decided from retrieval, before the model runs."},
+  "extractive": {"type": "boolean", "description": "The text quotes the cited sources because the model's text held no statement backed by a binding source (only when retrieval was unambiguous)."}}, required=["text","citations","abstained","removed_citations","model","generated_tokens"],
   desc="Grounded answer after citation gating.")
 schemas["Timings"] = {"type": "object", "additionalProperties": num, "description": "Milliseconds per pipeline stage (analyze, embed, dense, lexical, fusion, rank, assess, generate, total)."}
 schemas["SearchResponse"] = obj({"query": str_, "results": arr(ref("SearchResult")), "assessment": ref("Assessment"), "answer": ref("Answer"), "timings_ms": ref("Timings")},

@@ -21,5 +21,6 @@ pub use chunk::{Chunk, ChunkId, Framework, NormRef};
 pub use enums::{Domain, Jurisdiction, Lang, ParseEnumError, SourceClass, SourceRole, Status};
 pub use mapping::{ControlMapping, EvidenceItem, MappingKind};
 pub use output::{
-    Answer, Assessment, RemovedCitation, ScoreTerm, SearchResponse, SearchResult, Timings,
+    AbstainReason, Answer, Assessment, RemovedCitation, ScoreTerm, SearchResponse, SearchResult,
+    Timings,
 };

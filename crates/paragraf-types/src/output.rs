@@ -97,6 +97,56 @@ pub struct Answer {
     /// Error note when generation failed mid-answer; the search result stands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the answer abstained (set exactly when `abstained`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abstain_reason: Option<AbstainReason>,
+    /// The text quotes the cited sources instead of the model's wording: the
+    /// model's text held no statement backed by a binding source, while
+    /// retrieval was unambiguous (no human-review flag).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extractive: bool,
+}
+
+/// Why an answer abstained. The first three are decided from retrieval alone,
+/// before the answer model runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbstainReason {
+    /// Retrieval returned nothing (or no primary norm).
+    NoResults,
+    /// No result is binding law.
+    NoBindingSource,
+    /// The relevance gate: no result is pertinent enough to the question.
+    NotRelevant,
+    /// The model said that the sources do not answer the question.
+    ModelDeclined,
+    /// No statement of the generated text is backed by a binding source and
+    /// the assessment asks for human review, so there is no extractive answer.
+    NoSupportedStatement,
+    /// The answer model failed; the search result stands.
+    GenerationFailed,
+}
+
+impl AbstainReason {
+    /// Decided before any generation (from the retrieved results alone).
+    pub fn before_generation(self) -> bool {
+        matches!(
+            self,
+            Self::NoResults | Self::NoBindingSource | Self::NotRelevant
+        )
+    }
+
+    /// The German phrase used in the abstention text.
+    pub fn text_de(self) -> &'static str {
+        match self {
+            Self::NoResults => "keine Treffer",
+            Self::NoBindingSource => "keine bindende Quelle unter den Treffern",
+            Self::NotRelevant => "kein einschlägiger Treffer",
+            Self::ModelDeclined => "das Modell findet in den Quellen keine Antwort",
+            Self::NoSupportedStatement => "keine Aussage ist durch eine bindende Quelle belegt",
+            Self::GenerationFailed => "das Antwortmodell ist ausgefallen",
+        }
+    }
 }
 
 /// Milliseconds per pipeline stage (`analyze`, `embed`, `dense`, `lexical`,

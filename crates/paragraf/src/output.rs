@@ -141,7 +141,13 @@ pub fn response_text(r: &SearchResponse, explain: bool) -> String {
         let _ = writeln!(
             s,
             "\nAntwort{}",
-            if a.abstained { " (Enthaltung)" } else { "" }
+            if a.abstained {
+                " (Enthaltung)"
+            } else if a.extractive {
+                " (Auszug aus den Quellen)"
+            } else {
+                ""
+            }
         );
         let _ = writeln!(s, "{}", a.text);
         if !a.citations.is_empty() {

@@ -441,6 +441,8 @@ impl Backend for TestBackend {
             model: "test-model".into(),
             generated_tokens: tokens,
             error: None,
+            abstain_reason: abstained.then_some(paragraf_types::AbstainReason::ModelDeclined),
+            extractive: false,
         });
         Ok(resp)
     }

@@ -58,6 +58,17 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     };
     let reps = a.repeat.max(1);
     let mut table = BenchTable::new(Machine::detect(), 1, reps);
+    let gemm_dtype = if dev.is_cpu() { "f32" } else { "f16" };
+    let (m, k, n) = mb::GEMM_RATE_SHAPE;
+    match mb::gemm_rate_gflops(&dev, mb::GEMM_RATE_SHAPE, 1.5) {
+        Ok(r) => {
+            table.gemm_gflops = Some(r);
+            table.notes.push(format!(
+                "GEMM rate of the device: {r:.1} GFLOP/s ({gemm_dtype} matmul {m}×{k} · {k}×{n}, candle)"
+            ));
+        }
+        Err(e) => table.notes.push(format!("GEMM rate not measured: {e}")),
+    }
     let present: Vec<_> = list_models(&reg, &opts)
         .into_iter()
         .filter(|s| s.present && (a.models.is_empty() || a.models.contains(&s.name)))
@@ -100,9 +111,11 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                 for tokens in [128usize, 512] {
                     let n = if tokens == 128 { 32 } else { 16 };
                     let mut speedups = Vec::new();
+                    let mut gflops = Vec::new(); // (batched, naive)
                     let st = repeat(0, reps, || -> Result<f64> {
                         let r = mb::embed_throughput(e.as_ref(), tokens, n)?;
                         speedups.push(r.speedup);
+                        gflops.push((r.batched_gflops(), r.naive_gflops()));
                         naive.push(format!("{tokens} tok: naive {:.1}/s", r.naive_per_s));
                         Ok(r.batched_per_s)
                     })?;
@@ -119,6 +132,23 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                             st.median,
                             speedups[speedups.len() / 2]
                         ));
+                        gflops.sort_by(|x, y| x.0.total_cmp(&y.0));
+                        let (b, nv) = gflops[gflops.len() / 2];
+                        let info = e.info();
+                        let read = tokens.min(info.max_tokens);
+                        let rows = read * e.batch_size(read).min(n);
+                        let shape = |m: usize| (m, info.dim, info.intermediate);
+                        if let (Ok(one), Ok(many)) = (
+                            mb::gemm_rate_gflops(&dev, shape(read), 0.5),
+                            mb::gemm_rate_gflops(&dev, shape(rows), 0.5),
+                        ) {
+                            row.notes.push(format!(
+                                "{tokens} tok: GEMM rate {one:.0} GFLOP/s at one passage's {read} rows, {many:.0} at a batch's {rows} rows, so batching gains at most {:.2}× on the GEMMs; the runs did their GEMM work at {b:.0} GFLOP/s batched ({:.0} % of that rate) and {nv:.0} naive ({:.0} %)",
+                                many / one,
+                                100.0 * b / many,
+                                100.0 * nv / one
+                            ));
+                        }
                     }
                     if tokens == 128 {
                         row.embed_passages_per_s_128 = st;
