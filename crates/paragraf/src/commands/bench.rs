@@ -64,7 +64,7 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
         Ok(r) => {
             table.gemm_gflops = Some(r);
             table.notes.push(format!(
-                "GEMM rate of the device: {r:.1} GFLOP/s ({gemm_dtype} matmul {m}×{k} · {k}×{n}, candle)"
+                "GEMM rate of the device: {r:.1} GFLOP/s ({gemm_dtype} matmul {m}×{k} · {k}×{n}, candle, best of five windows)"
             ));
         }
         Err(e) => table.notes.push(format!("GEMM rate not measured: {e}")),
@@ -139,8 +139,8 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                         let rows = read * e.batch_size(read).min(n);
                         let shape = |m: usize| (m, info.dim, info.intermediate);
                         if let (Ok(one), Ok(many)) = (
-                            mb::gemm_rate_gflops(&dev, shape(read), 0.5),
-                            mb::gemm_rate_gflops(&dev, shape(rows), 0.5),
+                            mb::gemm_rate_gflops(&dev, shape(read), 1.0),
+                            mb::gemm_rate_gflops(&dev, shape(rows), 1.0),
                         ) {
                             row.notes.push(format!(
                                 "{tokens} tok: GEMM rate {one:.0} GFLOP/s at one passage's {read} rows, {many:.0} at a batch's {rows} rows, so batching gains at most {:.2}× on the GEMMs; the runs did their GEMM work at {b:.0} GFLOP/s batched ({:.0} % of that rate) and {nv:.0} naive ({:.0} %)",
