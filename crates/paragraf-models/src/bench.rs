@@ -371,6 +371,7 @@ impl RandomEncoder {
                 token_budget: if gpu { 65_536 } else { 4096 },
                 attn_budget: if gpu { usize::MAX } else { 1 << 19 },
                 max_batch: if gpu { 256 } else { 64 },
+                workers: crate::embed::Workers::for_device(device),
             },
         })
     }

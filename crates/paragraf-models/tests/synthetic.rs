@@ -216,6 +216,36 @@ fn random_encoder_runs_on_ids() {
 }
 
 #[test]
+fn spreading_batches_over_workers_matches_one_at_a_time() {
+    // 9 sequences of different lengths: on a multi-core CPU they are split
+    // into batches that the data-parallel workers share.
+    let cfg = tiny_xlmr_config(500);
+    let enc = RandomEncoder::new(&cfg, true, &Device::Cpu, candle_core::DType::F32, 5).unwrap();
+    let seqs: Vec<Vec<u32>> = (0..9u32)
+        .map(|k| {
+            let mut s = vec![0];
+            s.extend((0..(3 + 4 * k)).map(|i| 5 + (i * 7 + k * 13) % 490));
+            s.push(2);
+            s
+        })
+        .collect();
+    let together = enc.embed_ids(&seqs).unwrap();
+    assert_eq!(together.len(), seqs.len());
+    for (s, t) in seqs.iter().zip(&together) {
+        let one = enc.embed_ids(std::slice::from_ref(s)).unwrap().remove(0);
+        for (a, b) in one.dense.iter().zip(&t.dense) {
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        assert_eq!(
+            one.sparse.as_ref().map(Vec::len),
+            t.sparse.as_ref().map(Vec::len)
+        );
+        assert_eq!(one.colbert.as_ref().unwrap().len(), s.len() - 1);
+        assert_eq!(t.colbert.as_ref().unwrap().len(), s.len() - 1);
+    }
+}
+
+#[test]
 fn encoder_flops_match_a_hand_count() {
     // multilingual-e5-small at 128 tokens: 12 layers, H 384, FFN 1536.
     // Per layer 2·128·(4·384² + 2·384·1536) = 452,984,832 for the

@@ -136,9 +136,13 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
                         let (b, nv) = gflops[gflops.len() / 2];
                         let info = e.info();
                         let read = tokens.min(info.max_tokens);
-                        let rows = read * e.batch_size(read).min(n);
+                        let rows = read * e.batch_size(read, n);
                         let shape = |m: usize| (m, info.dim, info.intermediate);
-                        if let (Ok(one), Ok(many)) = (
+                        if rows == read {
+                            row.notes.push(format!(
+                                "{tokens} tok: a pass takes one passage at this length (attention budget), so batching adds no GEMM rows; the runs did their GEMM work at {b:.0} GFLOP/s batched and {nv:.0} naive"
+                            ));
+                        } else if let (Ok(one), Ok(many)) = (
                             mb::gemm_rate_gflops(&dev, shape(read), 1.0),
                             mb::gemm_rate_gflops(&dev, shape(rows), 1.0),
                         ) {
