@@ -188,7 +188,7 @@ impl EvalReport {
         }
 
         if m.generate {
-            s.push_str("\n## Grounded answers\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | model citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            s.push_str("\n## Grounded answers\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for st in &self.stages {
                 if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
                     let _ = writeln!(
@@ -212,7 +212,7 @@ impl EvalReport {
                     );
                 }
             }
-            s.push_str("\n*grounded answers*: share of non-abstaining answers whose every final citation names a retrieved result (checked here, independently of the engine's gate). *model citations kept*: share of the model's citations the gate kept. *before generation*: abstentions decided by retrieval (no model call); the others come after generation (the model declined, or no statement was supported by a binding source while the assessment asked for human review). *extractive*: answers that quote their sources because the model's text held no statement backed by a binding source (counted as answers, not abstentions).\n");
+            s.push_str("\n*grounded answers*: share of non-abstaining answers whose every final citation names a retrieved result (checked here, independently of the engine's gate). *citations kept*: final citations ÷ (final + removed); the final ones include the gate's attributions of unmarked sentences and the sources an extractive answer quotes. *before generation*: abstentions decided by retrieval (no model call); the others come after generation (the model declined, or no statement was supported by a binding source while the assessment asked for human review). *extractive*: answers that quote their sources because the model's text held no statement backed by a binding source (counted as answers, not abstentions).\n");
             for st in &self.stages {
                 if let Some(a) = st
                     .aggregate

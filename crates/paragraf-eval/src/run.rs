@@ -178,8 +178,8 @@ pub struct AnswerAggregate {
     pub abstained: usize,
     pub citations_kept: usize,
     pub citations_removed: usize,
-    /// kept / (kept + removed) over all answers: how often the *model's*
-    /// citations survive the gate.
+    /// kept / (kept + removed) over all answers. The kept ones are the final
+    /// citations, including the gate's attributions and extractive quotes.
     pub citation_validity: Option<f64>,
     /// Share of non-abstaining answers whose every final citation names a
     /// retrieved result (what reaches the user; target 1.0).
