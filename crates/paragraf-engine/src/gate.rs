@@ -8,8 +8,9 @@
 //!   norms; a sentence naming an unsupported norm is dropped and the norm is
 //!   listed in `removed_citations`;
 //! * a sentence without a valid marker or a retrieved norm is attributed to
-//!   the source that holds most of its content words, when that share reaches
-//!   [`ATTRIBUTION_MIN_OVERLAP`]; otherwise it is kept but marked
+//!   the source that holds most of its content terms (the index's analyzer:
+//!   stop words out, Snowball stems, compounds split), when that share
+//!   reaches [`ATTRIBUTION_MIN_OVERLAP`]; otherwise it is kept but marked
 //!   [`UNSUPPORTED_MARK`], so a reader sees which statements carry no source;
 //! * when the model itself says that the sources do not answer the question,
 //!   the answer abstains ([`AbstainReason::ModelDeclined`]);
@@ -19,8 +20,9 @@
 //!   unambiguous); otherwise it abstains
 //!   ([`AbstainReason::NoSupportedStatement`]).
 //!
-//! The gate is pure: it sees the generated text, the sources and a norm
-//! extractor, so it is tested with scripted texts and no model.
+//! The gate is pure: it sees the generated text, the sources, a norm
+//! extractor and a term analyzer, so it is tested with scripted texts and no
+//! model.
 
 use paragraf_types::{AbstainReason, Answer, Lang, NormRef, RemovedCitation, SourceClass};
 use std::collections::BTreeSet;
@@ -39,21 +41,17 @@ pub const DECLINE_PHRASES: &[&str] = &[
     "no reliable source",
 ];
 
-/// Fewest content words (see [`content_stems`]) a sentence needs before the
-/// gate attributes it to a source by word overlap: shorter sentences ("Ja.")
-/// say too little to be checked against a source.
+/// Fewest distinct content terms (the analyzer's output) a sentence needs
+/// before the gate attributes it to a source by overlap: shorter sentences
+/// ("Ja.") say too little to be checked against a source.
 /// Pinned by `attribution_needs_enough_content_words`.
 pub const ATTRIBUTION_MIN_WORDS: usize = 3;
 
-/// Share of a sentence's content words that must occur in one source's
-/// excerpt for the gate to attribute the sentence to that source (the source
-/// with the largest share wins, ties by lower number).
+/// Share of a sentence's distinct content terms that must occur in one
+/// source's excerpt for the gate to attribute the sentence to that source
+/// (the source with the largest share wins, ties by lower number).
 /// Pinned by `unmarked_sentence_is_attributed_by_overlap`.
 pub const ATTRIBUTION_MIN_OVERLAP: f64 = 0.6;
-
-/// Content words are compared by their first this many characters, so that
-/// inflected forms (`verarbeiten` / `verarbeitet`) match.
-pub const STEM_CHARS: usize = 7;
 
 /// Characters quoted at most from one source in an extractive answer (whole
 /// sentences, the first one cut at a word boundary if longer).
@@ -61,19 +59,6 @@ pub const EXTRACT_MAX_CHARS: usize = 420;
 
 /// Sources quoted at most in an extractive answer.
 pub const EXTRACT_MAX_SOURCES: usize = 2;
-
-/// Words of four or more letters that carry no content (German and English).
-const STOPWORDS: &[&str] = &[
-    "aber", "alle", "allem", "allen", "aller", "alles", "also", "auch", "dabei", "damit", "dann",
-    "darf", "dass", "denn", "dies", "diese", "diesem", "diesen", "dieser", "dieses", "doch",
-    "durch", "eine", "einem", "einen", "einer", "eines", "etwa", "gegen", "haben", "hier", "ihre",
-    "ihrem", "ihren", "ihrer", "jede", "jedem", "jeden", "jeder", "jedes", "kann", "keine",
-    "können", "muss", "müssen", "nach", "nicht", "noch", "oder", "ohne", "sein", "seine", "sich",
-    "sind", "soll", "sollen", "sofern", "soweit", "sowie", "über", "unter", "werden", "wenn",
-    "wird", "wurde", "zwischen", "been", "does", "from", "have", "into", "must", "only", "other",
-    "shall", "such", "than", "that", "their", "them", "there", "these", "they", "this", "were",
-    "what", "when", "where", "which", "with", "would", "your",
-];
 
 /// One numbered source excerpt given to the model (`[n]` = index + 1).
 #[derive(Debug, Clone, PartialEq)]
@@ -134,27 +119,20 @@ pub fn abstention(reason: AbstainReason, found: &[String]) -> Answer {
     }
 }
 
-/// Content-word stems of a text: lower-cased alphabetic words of four or
-/// more letters that are not [`STOPWORDS`], cut to [`STEM_CHARS`] characters.
-pub fn content_stems(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphabetic())
-        .filter(|w| w.chars().count() >= 4)
-        .map(str::to_lowercase)
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
-        .map(|w| w.chars().take(STEM_CHARS).collect())
-        .collect()
-}
+/// Analyzes text into content terms (the engine passes the index's
+/// analyzer: stop words removed, stemmed, compounds split).
+pub type TermFn<'a> = &'a dyn Fn(&str) -> Vec<String>;
 
-/// The source a sentence without markers restates, by content-word overlap
+/// The source a sentence without markers restates, by content-term overlap
 /// (see [`ATTRIBUTION_MIN_OVERLAP`]); `None` below the thresholds.
-fn attribute(sentence: &str, source_stems: &[BTreeSet<String>]) -> Option<usize> {
-    let words = content_stems(sentence);
+fn attribute(sentence: &str, source_terms: &[BTreeSet<String>], terms: TermFn) -> Option<usize> {
+    let words: BTreeSet<String> = terms(sentence).into_iter().collect();
     if words.len() < ATTRIBUTION_MIN_WORDS {
         return None;
     }
     let mut best: Option<(usize, usize)> = None; // (shared, index)
-    for (i, stems) in source_stems.iter().enumerate() {
-        let shared = words.intersection(stems).count();
+    for (i, source) in source_terms.iter().enumerate() {
+        let shared = words.intersection(source).count();
         if best.is_none_or(|(b, _)| shared > b) {
             best = Some((shared, i));
         }
@@ -164,12 +142,14 @@ fn attribute(sentence: &str, source_stems: &[BTreeSet<String>]) -> Option<usize>
 }
 
 /// Gate a generated text. `retrieved` are the norms of all ranked results
-/// (a superset of the sources); `extract` finds norm references in a sentence.
+/// (a superset of the sources); `extract` finds norm references in a
+/// sentence; `terms` analyzes text into content terms.
 pub fn gate(
     text: &str,
     sources: &[Source],
     retrieved: &BTreeSet<NormRef>,
     extract: &dyn Fn(&str) -> Vec<NormRef>,
+    terms: TermFn,
     opts: GateOptions,
 ) -> GateOutcome {
     let mut removed: Vec<RemovedCitation> = Vec::new();
@@ -181,8 +161,10 @@ pub fn gate(
     let mut unsupported_sentences = 0usize;
     let mut dropped_sentences = 0usize;
     let mut attributed_sentences = 0usize;
-    let source_stems: Vec<BTreeSet<String>> =
-        sources.iter().map(|s| content_stems(&s.excerpt)).collect();
+    let source_terms: Vec<BTreeSet<String>> = sources
+        .iter()
+        .map(|s| terms(&s.excerpt).into_iter().collect())
+        .collect();
 
     for sentence in split_sentences(text) {
         let (clean, markers) = strip_markers(&sentence, sources.len(), &mut removed);
@@ -211,7 +193,7 @@ pub fn gate(
             }
         }
         if support.is_empty() {
-            if let Some(i) = attribute(&clean, &source_stems) {
+            if let Some(i) = attribute(&clean, &source_terms, terms) {
                 support.insert(i);
                 attributed_sentences += 1;
             }
@@ -575,6 +557,13 @@ mod tests {
             .collect()
     }
 
+    /// The index's analyzer with its default configuration, German.
+    fn terms(s: &str) -> Vec<String> {
+        static A: std::sync::OnceLock<paragraf_index::Analyzer> = std::sync::OnceLock::new();
+        A.get_or_init(|| paragraf_index::Analyzer::new(&paragraf_index::AnalyzerConfig::default()))
+            .analyze_lang(s, Lang::De)
+    }
+
     fn retrieved(norms: &[&str]) -> BTreeSet<NormRef> {
         norms.iter().map(|n| NormRef(n.to_string())).collect()
     }
@@ -591,6 +580,7 @@ mod tests {
             &sources,
             &retrieved(&["Art. 37 DSGVO", "§ 38 BDSG"]),
             &extract,
+            &terms,
             STRICT,
         );
         assert!(!out.answer.abstained);
@@ -611,6 +601,7 @@ mod tests {
             &sources,
             &retrieved(&["Art. 37 DSGVO"]),
             &extract,
+            &terms,
             STRICT,
         );
         assert!(!out.answer.abstained);
@@ -632,6 +623,7 @@ mod tests {
             &sources,
             &retrieved(&["Art. 37 DSGVO"]),
             &extract,
+            &terms,
             STRICT,
         );
         assert_eq!(out.unsupported_sentences, 1);
@@ -651,6 +643,7 @@ mod tests {
             &sources,
             &retrieved(&["ErwG 97 DSGVO"]),
             &extract,
+            &terms,
             FALLBACK,
         );
         assert!(out.answer.abstained);
@@ -675,6 +668,7 @@ mod tests {
             &sources,
             &retrieved(&["Art. 88 DSGVO", "Art. 37 DSGVO"]),
             &extract,
+            &terms,
             STRICT,
         );
         assert_eq!(out.attributed_sentences, 1);
@@ -685,9 +679,9 @@ mod tests {
             "{}",
             out.answer.text
         );
-        // Two of five content words in the source are not enough.
-        let half = "Der Verantwortliche benennt Datenschutzbeauftragte für Hunde und Katzen.";
-        let out = gate(half, &sources, &retrieved(&[]), &extract, STRICT);
+        // One shared content term of five or more is not enough.
+        let half = "Der Verantwortliche füttert Hunde und Katzen im Tierheim.";
+        let out = gate(half, &sources, &retrieved(&[]), &extract, &terms, STRICT);
         assert_eq!(out.attributed_sentences, 0);
         assert!(out.answer.abstained);
     }
@@ -695,12 +689,16 @@ mod tests {
     #[test]
     fn attribution_needs_enough_content_words() {
         let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
-        assert_eq!(content_stems("Ja, der Verantwortliche benennt.").len(), 2);
+        // Both terms occur in the source, but two terms are too few.
+        let short = "Verantwortliche benennen.";
+        assert_eq!(terms(short).len(), 2, "{:?}", terms(short));
+        assert!(terms(short).iter().all(|w| terms(ART37).contains(w)));
         let out = gate(
-            "Ja, der Verantwortliche benennt.",
+            short,
             &sources,
             &retrieved(&["Art. 37 DSGVO"]),
             &extract,
+            &terms,
             STRICT,
         );
         assert_eq!(out.attributed_sentences, 0);
@@ -717,7 +715,7 @@ mod tests {
             src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
             src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
         ];
-        let out = gate("Ja.", &sources, &retrieved(&[]), &extract, FALLBACK);
+        let out = gate("Ja.", &sources, &retrieved(&[]), &extract, &terms, FALLBACK);
         let a = &out.answer;
         assert!(!a.abstained && a.extractive, "{a:?}");
         assert_eq!(a.abstain_reason, None);
@@ -741,7 +739,14 @@ mod tests {
             src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
             src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
         ];
-        let out = gate("[3] [1]", &sources, &retrieved(&[]), &extract, FALLBACK);
+        let out = gate(
+            "[3] [1]",
+            &sources,
+            &retrieved(&[]),
+            &extract,
+            &terms,
+            FALLBACK,
+        );
         let a = &out.answer;
         assert!(a.extractive, "{a:?}");
         assert_eq!(a.citations, vec!["Art. 88 DSGVO"], "binding sources only");
@@ -759,6 +764,7 @@ mod tests {
             &sources,
             &retrieved(&["Art. 37 DSGVO"]),
             &extract,
+            &terms,
             FALLBACK,
         );
         assert!(out.answer.abstained);

@@ -542,7 +542,11 @@ impl Engine {
             lang: outcome.analysis.lang,
             extractive_fallback: !outcome.response.assessment.human_review_flag,
         };
-        let gated = gate::gate(&out.text, &p.sources, &retrieved, &extract, gate_opts);
+        let analyzer = self.index.inverted.analyzer();
+        let terms = |s: &str| analyzer.analyze_lang(s, outcome.analysis.lang);
+        let gated = gate::gate(
+            &out.text, &p.sources, &retrieved, &extract, &terms, gate_opts,
+        );
         let mut answer = gated.answer;
         answer.model = model.to_string();
         answer.generated_tokens = out.generated_tokens;
