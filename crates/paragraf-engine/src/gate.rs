@@ -564,6 +564,11 @@ mod tests {
             .analyze_lang(s, Lang::De)
     }
 
+    /// The gate with the test extractor and analyzer; `norms` were retrieved.
+    fn gated(text: &str, sources: &[Source], norms: &[&str], opts: GateOptions) -> GateOutcome {
+        gate(text, sources, &retrieved(norms), &extract, &terms, opts)
+    }
+
     fn retrieved(norms: &[&str]) -> BTreeSet<NormRef> {
         norms.iter().map(|n| NormRef(n.to_string())).collect()
     }
@@ -575,14 +580,7 @@ mod tests {
             src("§ 38 BDSG", SourceClass::BindingLaw),
         ];
         let text = "Ein Datenschutzbeauftragter ist zu benennen, wenn die Kerntätigkeit eine umfangreiche Überwachung ist [1]. In Deutschland gilt zusätzlich die 20-Personen-Schwelle [2][7].";
-        let out = gate(
-            text,
-            &sources,
-            &retrieved(&["Art. 37 DSGVO", "§ 38 BDSG"]),
-            &extract,
-            &terms,
-            STRICT,
-        );
+        let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 38 BDSG"], STRICT);
         assert!(!out.answer.abstained);
         assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO", "§ 38 BDSG"]);
         assert_eq!(out.answer.removed_citations.len(), 1);
@@ -596,14 +594,7 @@ mod tests {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
         let text =
             "Die Benennung regelt Art. 37 DSGVO [1]. Ein Bußgeld droht nach Art. 124 DSGVO [1].";
-        let out = gate(
-            text,
-            &sources,
-            &retrieved(&["Art. 37 DSGVO"]),
-            &extract,
-            &terms,
-            STRICT,
-        );
+        let out = gated(text, &sources, &["Art. 37 DSGVO"], STRICT);
         assert!(!out.answer.abstained);
         assert!(!out.answer.text.contains("Art. 124"));
         assert_eq!(out.dropped_sentences, 1);
@@ -618,14 +609,7 @@ mod tests {
     fn uncited_sentences_are_marked() {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
         let text = "Art. 37 DSGVO regelt die Benennung. Das ist oft sinnvoll.";
-        let out = gate(
-            text,
-            &sources,
-            &retrieved(&["Art. 37 DSGVO"]),
-            &extract,
-            &terms,
-            STRICT,
-        );
+        let out = gated(text, &sources, &["Art. 37 DSGVO"], STRICT);
         assert_eq!(out.unsupported_sentences, 1);
         assert!(out.answer.text.contains(UNSUPPORTED_MARK));
         assert!(out
@@ -638,14 +622,7 @@ mod tests {
     fn no_binding_support_abstains() {
         let sources = vec![src("ErwG 97 DSGVO", SourceClass::Recital)];
         let text = "Das steht so in den Erwägungsgründen [1].";
-        let out = gate(
-            text,
-            &sources,
-            &retrieved(&["ErwG 97 DSGVO"]),
-            &extract,
-            &terms,
-            FALLBACK,
-        );
+        let out = gated(text, &sources, &["ErwG 97 DSGVO"], FALLBACK);
         assert!(out.answer.abstained);
         assert!(out.answer.citations.is_empty());
         assert!(out.answer.text.starts_with("Keine belastbare Quelle"));
@@ -663,14 +640,7 @@ mod tests {
             src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
         ];
         let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten, wenn die Kerntätigkeit in Verarbeitungsvorgängen besteht.";
-        let out = gate(
-            text,
-            &sources,
-            &retrieved(&["Art. 88 DSGVO", "Art. 37 DSGVO"]),
-            &extract,
-            &terms,
-            STRICT,
-        );
+        let out = gated(text, &sources, &["Art. 88 DSGVO", "Art. 37 DSGVO"], STRICT);
         assert_eq!(out.attributed_sentences, 1);
         assert!(!out.answer.abstained, "{:?}", out.answer);
         assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO"]);
@@ -681,7 +651,7 @@ mod tests {
         );
         // One shared content term of five or more is not enough.
         let half = "Der Verantwortliche füttert Hunde und Katzen im Tierheim.";
-        let out = gate(half, &sources, &retrieved(&[]), &extract, &terms, STRICT);
+        let out = gated(half, &sources, &[], STRICT);
         assert_eq!(out.attributed_sentences, 0);
         assert!(out.answer.abstained);
     }
@@ -693,14 +663,7 @@ mod tests {
         let short = "Verantwortliche benennen.";
         assert_eq!(terms(short).len(), 2, "{:?}", terms(short));
         assert!(terms(short).iter().all(|w| terms(ART37).contains(w)));
-        let out = gate(
-            short,
-            &sources,
-            &retrieved(&["Art. 37 DSGVO"]),
-            &extract,
-            &terms,
-            STRICT,
-        );
+        let out = gated(short, &sources, &["Art. 37 DSGVO"], STRICT);
         assert_eq!(out.attributed_sentences, 0);
         assert_eq!(out.unsupported_sentences, 1);
         assert_eq!(
@@ -715,7 +678,7 @@ mod tests {
             src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
             src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
         ];
-        let out = gate("Ja.", &sources, &retrieved(&[]), &extract, &terms, FALLBACK);
+        let out = gated("Ja.", &sources, &[], FALLBACK);
         let a = &out.answer;
         assert!(!a.abstained && a.extractive, "{a:?}");
         assert_eq!(a.abstain_reason, None);
@@ -739,14 +702,7 @@ mod tests {
             src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
             src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
         ];
-        let out = gate(
-            "[3] [1]",
-            &sources,
-            &retrieved(&[]),
-            &extract,
-            &terms,
-            FALLBACK,
-        );
+        let out = gated("[3] [1]", &sources, &[], FALLBACK);
         let a = &out.answer;
         assert!(a.extractive, "{a:?}");
         assert_eq!(a.citations, vec!["Art. 88 DSGVO"], "binding sources only");
@@ -759,12 +715,10 @@ mod tests {
     #[test]
     fn model_decline_abstains() {
         let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
-        let out = gate(
+        let out = gated(
             "Keine belastbare Quelle vorhanden [1].",
             &sources,
-            &retrieved(&["Art. 37 DSGVO"]),
-            &extract,
-            &terms,
+            &["Art. 37 DSGVO"],
             FALLBACK,
         );
         assert!(out.answer.abstained);

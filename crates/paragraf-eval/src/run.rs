@@ -504,16 +504,8 @@ fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
         .collect();
     let mut abstain_reasons: BTreeMap<String, usize> = BTreeMap::new();
     for a in answers.iter().filter(|a| a.abstained) {
-        let key = a.abstain_reason.map_or_else(
-            || "unknown".to_string(),
-            |r| {
-                serde_json::to_value(r)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            },
-        );
-        *abstain_reasons.entry(key).or_default() += 1;
+        let key = a.abstain_reason.map_or("unknown", AbstainReason::name);
+        *abstain_reasons.entry(key.to_string()).or_default() += 1;
     }
     AnswerAggregate {
         grounded_answers: ratio(

@@ -136,6 +136,18 @@ impl AbstainReason {
         )
     }
 
+    /// The snake_case name, as serialized (`not_relevant`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NoResults => "no_results",
+            Self::NoBindingSource => "no_binding_source",
+            Self::NotRelevant => "not_relevant",
+            Self::ModelDeclined => "model_declined",
+            Self::NoSupportedStatement => "no_supported_statement",
+            Self::GenerationFailed => "generation_failed",
+        }
+    }
+
     /// The German phrase used in the abstention text.
     pub fn text_de(self) -> &'static str {
         match self {
@@ -162,4 +174,27 @@ pub struct SearchResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Answer>,
     pub timings_ms: Timings,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AbstainReason::*;
+
+    #[test]
+    fn abstain_reason_names_are_the_serialized_form() {
+        for r in [
+            NoResults,
+            NoBindingSource,
+            NotRelevant,
+            ModelDeclined,
+            NoSupportedStatement,
+            GenerationFailed,
+        ] {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.name());
+            assert_eq!(
+                r.before_generation(),
+                matches!(r, NoResults | NoBindingSource | NotRelevant)
+            );
+        }
+    }
 }
