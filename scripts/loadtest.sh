@@ -17,7 +17,7 @@ DURATION=${2:-30}
 CONNS=${3:-200}
 PID=${4:-}
 THREADS=${THREADS:-2}
-QUERY=${QUERY:-Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?}
+QUERY=${QUERY:-Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?}
 
 case "$BASE" in
   http://127.0.0.1:*|http://localhost:*|http://\[::1\]:*) ;;

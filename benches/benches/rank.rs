@@ -17,12 +17,12 @@ fn bench_rank(c: &mut Criterion) {
     let params = RankParams::default();
     let lex = Lexicon::builtin();
     let legal = analyze_query(
-        "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?",
+        "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?",
         &[],
         lex,
     );
     let control = analyze_query(
-        "Welche Controls sollte ich zur Härtung industrieller Steuerungssysteme umsetzen?",
+        "Wie härten wir die Fernwartungszugänge unserer Produktionsanlagen ab?",
         &[],
         lex,
     );
@@ -42,7 +42,7 @@ fn bench_rank(c: &mut Criterion) {
     g.finish();
 
     c.bench_function("analyze_query", |b| {
-        b.iter(|| analyze_query(black_box("Welche Meldepflichten gelten für erhebliche Sicherheitsvorfälle bei wichtigen Einrichtungen nach NIS2?"), &[], lex))
+        b.iter(|| analyze_query(black_box("Welche Fristen gelten nach NIS2 für die Frühwarnung und den Abschlussbericht nach einem Cyberangriff?"), &[], lex))
     });
 }
 

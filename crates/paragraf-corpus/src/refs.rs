@@ -2,17 +2,17 @@
 //! ids (`Art. 37 DSGVO`, `§ 6 BDSG`, `Anhang I CRA`).
 //!
 //! A hand-written scanner, not one big regex: a trigger (`§`, `§§`,
-//! `Art.`/`Artikel`/`Article(s)`, `Anhang`/`Anlage`/`Annex`,
+//! `Art.`/`Artikel(s)`/`Article(s)`, `Anhang`/`Anlage`/`Annex`,
 //! `Erwägungsgrund`/`recital`) starts a chain of norm numbers with their
 //! sub-units (`Absatz 1 Unterabsatz 1 Buchstabe f`, `13(2)(a)`, `Satz 2`),
 //! lists (`15, 16 und 17`) and ranges (`45 bis 84`, `15 to 22`). After the
 //! chain the designation decides the law: an EU act number (`der Verordnung
 //! (EU) 2016/679` → DSGVO via the manifest's `act_numbers`), an alias (`DSGVO`,
 //! `BDSG 1990`, `des Bundesdatenschutzgesetzes`, `of the AI Act`), `dieser
-//! Verordnung` / `this Regulation` (the citing law), or nothing (the citing
-//! law). A designation naming a law outside the manifest (`des
-//! Grundgesetzes`, `StGB`, `Richtlinie 95/46/EG`) makes the citation
-//! unresolved; it is kept verbatim. Whether a resolved norm exists in the
+//! Verordnung` / `der vorliegenden Verordnung` / `this Regulation` (the
+//! citing law), or nothing (the citing law). A designation naming a law
+//! outside the manifest (`des Grundgesetzes`, `StGB`, `Richtlinie 95/46/EG`)
+//! makes the citation unresolved; it is kept verbatim. Whether a resolved norm exists in the
 //! corpus is checked later, in the graph pass.
 //!
 //! Sub-units are not part of the norm id: references are kept at norm level.
@@ -49,7 +49,7 @@ static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
         (?P<sec>§§?)
-        | \b(?P<art>Artikeln|Artikel|Art\.|Art\b|Articles|Article)
+        | \b(?P<art>Artikeln|Artikels|Artikel|Art\.|Art\b|Articles|Article)
         | \b(?P<anx>Anhängen|Anhänge|Anhangs|Anhang|Annexes|Annex|ANNEX)
         | \b(?P<anl>Anlagen|Anlage)
         | \b(?P<rec>Erwägungsgründen|Erwägungsgründe|Erwägungsgrundes|Erwägungsgrund|[Rr]ecitals|[Rr]ecital)",
@@ -73,7 +73,7 @@ static ACT_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static THIS_LAW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:dieser|dieses|this|of\s+this)\s+(?:Verordnung|Richtlinie|Gesetzes|Gesetz|Regulation|Directive|Act)\b")
+    Regex::new(r"^(?:dieser|dieses|(?:der|des)\s+vorliegenden|this|of\s+this)\s+(?:Verordnung|Richtlinie|Gesetzes|Gesetz|Regulation|Directive|Act)\b")
         .expect("regex is valid")
 });
 
@@ -415,7 +415,7 @@ fn expand_range(from: &str, to: &str, out: &mut Vec<String>) {
 enum Designation {
     /// Canonical regulation named explicitly.
     Named(String),
-    /// `dieser Verordnung`, `this Regulation`.
+    /// `dieser Verordnung`, `der vorliegenden Verordnung`, `this Regulation`.
     ThisLaw,
     /// A law outside the manifest.
     Unknown,
@@ -788,6 +788,34 @@ mod tests {
         assert_eq!(
             refs("nach Artikel 15, 16 und 17", "DSGVO"),
             vec!["Art. 15 DSGVO", "Art. 16 DSGVO", "Art. 17 DSGVO"]
+        );
+    }
+
+    #[test]
+    fn german_eu_act_forms_resolve_within_the_act() {
+        // KI-VO, EUR-Lex German text
+        assert_eq!(
+            refs("gemäß Artikel 6 Absatz 2 und Anhang III", "KI-VO"),
+            vec!["Anhang III KI-VO", "Art. 6 KI-VO"]
+        );
+        assert_eq!(
+            refs(
+                "die in Artikel 13 der vorliegenden Verordnung genannten Informationen",
+                "KI-VO"
+            ),
+            vec!["Art. 13 KI-VO"]
+        );
+        assert_eq!(
+            refs(
+                "gemäß Artikel 9 Absatz 1 der Verordnung (EU) 2016/679 und Artikel 5 dieser Verordnung",
+                "KI-VO"
+            ),
+            vec!["Art. 5 KI-VO", "Art. 9 DSGVO"]
+        );
+        // genitive `des Artikels`
+        assert_eq!(
+            refs("Ungeachtet des Artikels 5 Absatz 1 und im Sinne des Artikels 9 Absatz 1 der Verordnung (EU) 2016/679", "KI-VO"),
+            vec!["Art. 5 KI-VO", "Art. 9 DSGVO"]
         );
     }
 

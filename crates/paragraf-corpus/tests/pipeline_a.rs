@@ -1,6 +1,7 @@
 //! Pipeline tests on the small hand-written fixture corpus in
-//! `tests/fixtures/a/corpus` (gii XML, Formex, superseded Markdown, a
-//! corrigendum, a truncated file and a file no manifest entry names).
+//! `tests/fixtures/a/corpus` (gii XML, Formex, EUR-Lex XHTML, superseded
+//! Markdown, a corrigendum, a truncated file and a file no manifest entry
+//! names).
 
 use paragraf_corpus::{ingest, IngestOptions, Ingested, Manifest};
 use paragraf_types::{NormRef, SourceClass, SourceRole, Status};
@@ -125,6 +126,111 @@ fn graph_links_bdsg_38_and_dsgvo_37() {
         vec![NormRef("§ 4g BDSG 1990".into())]
     );
     assert!(c.stats().resolution_rate > 0.0);
+}
+
+#[test]
+fn ki_vo_eurlex_xhtml_roles_and_references() {
+    let c = run();
+    let ki: Vec<_> = c
+        .chunks
+        .iter()
+        .filter(|x| x.regulation == "KI-VO")
+        .collect();
+    let norms: Vec<&str> = ki.iter().map(|x| x.norm.as_str()).collect();
+    assert_eq!(
+        norms,
+        vec![
+            "Art. 1",
+            "Art. 3",
+            "Art. 5",
+            "Art. 6",
+            "Art. 27",
+            "Art. 99",
+            "Anhang III",
+            "Anhang V",
+            "Anhang XI",
+            "ErwG 1",
+            "ErwG 2"
+        ]
+    );
+    assert!(ki
+        .iter()
+        .all(|x| x.lang.as_str() == "de" && !x.id.as_str().contains('@')));
+    let role = |norm: &str| {
+        let x = chunk(&c, "KI-VO", norm);
+        (x.source_role, x.role_rule.as_str())
+    };
+    assert_eq!(role("Art. 3"), (SourceRole::Definition, "definition_entry"));
+    assert_eq!(role("ErwG 2"), (SourceRole::Interpretation, "recital"));
+    assert_eq!(role("Art. 5"), (SourceRole::Obligation, "default"));
+    assert_eq!(role("Art. 99"), (SourceRole::Sanction, "fines"));
+    assert_eq!(
+        role("Art. 27"),
+        (
+            SourceRole::ProceduralRequirement,
+            "ki_vo_procedural_articles"
+        )
+    );
+    assert_eq!(
+        role("Anhang III"),
+        (SourceRole::Scope, "ki_vo_scope_annexes")
+    );
+    for n in ["Anhang V", "Anhang XI"] {
+        assert_eq!(
+            role(n),
+            (
+                SourceRole::ProceduralRequirement,
+                "ki_vo_procedural_annexes"
+            ),
+            "{n}"
+        );
+    }
+    let a5 = chunk(&c, "KI-VO", "Art. 5");
+    assert_eq!(a5.id.as_str(), "KI-VO/Art.5");
+    assert_eq!(a5.citation, "Art. 5 KI-VO");
+    assert_eq!(
+        a5.breadcrumb,
+        vec!["KAPITEL II VERBOTENE PRAKTIKEN IM KI-BEREICH"]
+    );
+    assert!(
+        a5.text.contains("\nb) die Verwendung biometrischer")
+            && a5.text.contains("\ni) die gezielte Suche"),
+        "{}",
+        a5.text
+    );
+    // `Artikel 27 der vorliegenden Verordnung`, `Artikel 9 … der Verordnung
+    // (EU) 2016/679` (Art. 9 DSGVO is not in the fixture corpus)
+    assert_eq!(a5.references_out, vec![NormRef("Art. 27 KI-VO".into())]);
+    assert!(a5
+        .unresolved_references
+        .contains(&"Art. 9 DSGVO".to_string()));
+    assert_eq!(
+        a5.references_in,
+        vec![
+            NormRef("Art. 6 KI-VO".into()),
+            NormRef("Art. 99 KI-VO".into()),
+            NormRef("ErwG 2 KI-VO".into())
+        ]
+    );
+    let a6 = chunk(&c, "KI-VO", "Art. 6");
+    assert_eq!(
+        a6.breadcrumb,
+        vec![
+            "KAPITEL III HOCHRISIKO-KI-SYSTEME",
+            "ABSCHNITT 1 Einstufung von KI-Systemen als Hochrisiko-KI-Systeme"
+        ]
+    );
+    assert!(a6
+        .references_out
+        .contains(&NormRef("Anhang III KI-VO".into())));
+    let erwg2 = chunk(&c, "KI-VO", "ErwG 2");
+    assert_eq!(
+        erwg2.text,
+        "(2) Bestimmte Praktiken sollten verboten werden; die Verbote sind in Artikel 5 festgelegt."
+    );
+    assert!(ki.iter().all(|x| !x.text.contains("Fußnotentext")
+        && !x.text.contains("generateTOC")
+        && !x.text.contains("Geschehen zu Brüssel")));
 }
 
 #[test]

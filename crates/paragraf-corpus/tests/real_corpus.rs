@@ -3,7 +3,7 @@
 
 use paragraf_corpus::{ingest, IngestOptions, Ingested};
 use paragraf_types::{NormRef, SourceRole, Status};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -211,4 +211,129 @@ fn save_and_load_round_trip() {
     let f = dir.path().join("corpus.jsonl");
     c.save(&f).unwrap();
     assert_eq!(&Ingested::load(&f).unwrap(), c);
+}
+
+#[test]
+fn ki_vo_de_articles_recitals_annexes() {
+    let c = corpus_or_skip!();
+    let arts = norms(c, "KI-VO", "de", "Art. ");
+    for i in 1..=113 {
+        assert!(
+            arts.contains(&format!("Art. {i}")),
+            "Art. {i} KI-VO (de) missing"
+        );
+    }
+    assert_eq!(arts.len(), 113);
+    assert_eq!(norms(c, "KI-VO", "de", "ErwG ").len(), 180);
+    let annexes: BTreeSet<String> = [
+        "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII",
+    ]
+    .iter()
+    .map(|n| format!("Anhang {n}"))
+    .collect();
+    assert_eq!(norms(c, "KI-VO", "de", "Anhang "), annexes);
+    let file = c
+        .report
+        .files
+        .iter()
+        .find(|f| f.path == "eu/de/ki-vo.eurlex.xhtml")
+        .expect("ki-vo.eurlex.xhtml ingested");
+    assert_eq!(file.norms, 113 + 180 + 13);
+}
+
+#[test]
+fn ki_vo_de_and_en_share_norm_identities_and_roles() {
+    let c = corpus_or_skip!();
+    let art5 = |lang: &str| {
+        c.chunks
+            .iter()
+            .find(|x| x.regulation == "KI-VO" && x.norm == "Art. 5" && x.lang.as_str() == lang)
+            .unwrap_or_else(|| panic!("Art. 5 KI-VO ({lang})"))
+    };
+    let (de, en) = (art5("de"), art5("en"));
+    assert_eq!(de.norm_ref(), NormRef("Art. 5 KI-VO".into()));
+    assert_eq!(de.norm_ref(), en.norm_ref());
+    assert_eq!(de.title, "Verbotene Praktiken im KI-Bereich");
+    assert!(de.id.as_str().starts_with("KI-VO/Art.5") && !de.id.as_str().contains('@'));
+    assert!(en.id.as_str().ends_with("@en"));
+    let found = c.find_norm("Art. 5 KI-VO");
+    assert!(
+        found.iter().any(|x| x.lang.as_str() == "de")
+            && found.iter().any(|x| x.lang.as_str() == "en")
+    );
+
+    // the same role for every norm in both languages (Art. 3 → definition)
+    let roles = |lang: &str| {
+        let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for x in c
+            .chunks
+            .iter()
+            .filter(|x| x.regulation == "KI-VO" && x.lang.as_str() == lang)
+        {
+            m.entry(x.norm.clone())
+                .or_default()
+                .insert(x.source_role.to_string());
+        }
+        m
+    };
+    let (de_roles, en_roles) = (roles("de"), roles("en"));
+    assert_eq!(
+        de_roles.keys().collect::<Vec<_>>(),
+        en_roles.keys().collect::<Vec<_>>()
+    );
+    for (norm, r) in &de_roles {
+        assert_eq!(Some(r), en_roles.get(norm), "{norm} KI-VO: de {r:?}");
+    }
+    assert!(c
+        .chunks
+        .iter()
+        .filter(|x| x.regulation == "KI-VO" && x.norm == "Art. 3")
+        .all(|x| x.source_role == SourceRole::Definition));
+    assert_eq!(
+        de_roles["Anhang III"],
+        BTreeSet::from([SourceRole::Scope.to_string()])
+    );
+}
+
+#[test]
+fn ki_vo_de_text_is_clean_and_cites_within_the_act() {
+    let c = corpus_or_skip!();
+    let de: Vec<_> = c
+        .chunks
+        .iter()
+        .filter(|x| x.regulation == "KI-VO" && x.lang.as_str() == "de")
+        .collect();
+    for x in &de {
+        for bad in ["<", "  ", "\u{a0}", "\u{E000}", "generateTOC", "ABl. C 517"] {
+            assert!(!x.text.contains(bad), "{bad:?} in {}", x.id);
+        }
+    }
+    let a5 = c.find_norm("Art. 5 KI-VO");
+    let a5 = a5.iter().find(|x| x.lang.as_str() == "de").unwrap();
+    assert!(
+        a5.text.starts_with(
+            "(1) Folgende Praktiken im KI-Bereich sind verboten:\na) das Inverkehrbringen"
+        ),
+        "{}",
+        a5.text
+    );
+    // `gemäß Artikel 6 Absatz 2` in Anhang III, `in Anhang III` in Art. 6
+    let anh3 = c
+        .chunks
+        .iter()
+        .find(|x| x.regulation == "KI-VO" && x.norm == "Anhang III" && x.lang.as_str() == "de")
+        .unwrap();
+    assert!(anh3
+        .references_out
+        .contains(&NormRef("Art. 6 KI-VO".into())));
+    assert!(de.iter().filter(|x| x.norm == "Art. 6").any(|x| x
+        .references_out
+        .contains(&NormRef("Anhang III KI-VO".into()))));
+    let resolved: usize = de.iter().map(|x| x.references_out.len()).sum();
+    let unresolved: usize = de.iter().map(|x| x.unresolved_references.len()).sum();
+    eprintln!(
+        "KI-VO de: {} chunks, references {resolved} resolved, {unresolved} unresolved",
+        de.len()
+    );
+    assert!(resolved > 5 * unresolved, "{resolved} vs {unresolved}");
 }

@@ -123,6 +123,81 @@ pub fn abstention(reason: AbstainReason, found: &[String]) -> Answer {
 /// analyzer: stop words removed, stemmed, compounds split).
 pub type TermFn<'a> = &'a dyn Fn(&str) -> Vec<String>;
 
+/// How the gate recognises and judges the norms a sentence names (seed 07
+/// Ausbaustufe: a finding counts only with **Quelle ∧ Scope ∧ Stichtag**).
+pub struct NormChecks<'a> {
+    /// Resolved norm references in a sentence (the corpus citation parser).
+    pub extract: &'a dyn Fn(&str) -> Vec<NormRef>,
+    /// Citations in a sentence whose law cannot be resolved at all
+    /// (`§ 202a StGB`, `Art. 13 GG` when the corpus holds neither).
+    pub unresolved: &'a dyn Fn(&str) -> Vec<String>,
+    /// Why a retrieved norm may not be cited for this question — out of the
+    /// question's scope, or not in force at the question's date; `None`
+    /// when it may.
+    pub inadmissible: &'a dyn Fn(&NormRef) -> Option<String>,
+}
+
+/// Citation-like spans (`§ 202a StGB`, `Art. 13 GG`, `Artikel 5 Absatz 1
+/// BGB`) with the law abbreviation that follows the number.
+pub fn citation_spans(sentence: &str) -> Vec<(String, String)> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?:§§?|Art\.|Artikel|Article)\s*\d+[a-z]?(?:\s*(?:Abs\.|Absatz|Satz|S\.|Nr\.|Nummer|lit\.|Buchst\.|UAbs\.|paragraph|point)\s*[0-9a-z]+\)?)*\s+(?:der\s+|des\s+|of\s+the\s+)?([A-ZÄÖÜ][A-Za-zÄÖÜäöüß\-]*[A-Z][A-Za-zÄÖÜäöüß\-]*)",
+        )
+        .expect("valid citation regex")
+    });
+    re.captures_iter(sentence)
+        .filter_map(|c| {
+            Some((
+                c.get(0)?.as_str().to_string(),
+                c.get(1)?.as_str().to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The text without norm labels and pinpoints (`Art. 33`, `Abs. 1`,
+/// `§ 26`), whose numbers are identities, not statements.
+fn without_labels(text: &str) -> String {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?:§§?|Art\.|Artikel|Article|Abs\.|Absatz|Satz|S\.|Nr\.|Nummer|lit\.|Anhang|Annex|ErwG|Verordnung \(EU\)|Regulation \(EU\))\s*[0-9]+[a-z]?(?:/[0-9]+)?",
+        )
+        .expect("valid label regex")
+    });
+    re.replace_all(text, " ").into_owned()
+}
+
+/// Numbers a sentence states (`72`, `20 000 000`, `4`), digits only; norm
+/// labels and pinpoints are left out.
+fn numbers(text: &str) -> Vec<String> {
+    let text = without_labels(text);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_digit() {
+            cur.push(c);
+        } else if (c == ' ' || c == '.' || c == '\u{a0}')
+            && !cur.is_empty()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit())
+            && chars.get(i + 4).is_none_or(|n| !n.is_ascii_digit())
+            && chars[i + 1..].iter().take(3).all(|n| n.is_ascii_digit())
+        {
+            // thousands separator: "20 000 000", "20.000.000"
+            continue;
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 /// The source a sentence without markers restates, by content-term overlap
 /// (see [`ATTRIBUTION_MIN_OVERLAP`]); `None` below the thresholds.
 fn attribute(sentence: &str, source_terms: &[BTreeSet<String>], terms: TermFn) -> Option<usize> {
@@ -148,7 +223,7 @@ pub fn gate(
     text: &str,
     sources: &[Source],
     retrieved: &BTreeSet<NormRef>,
-    extract: &dyn Fn(&str) -> Vec<NormRef>,
+    checks: &NormChecks,
     terms: TermFn,
     opts: GateOptions,
 ) -> GateOutcome {
@@ -172,16 +247,33 @@ pub fn gate(
         if clean.trim().is_empty() {
             continue;
         }
-        let named = extract(&clean);
-        let foreign: Vec<&NormRef> = named.iter().filter(|n| !retrieved.contains(n)).collect();
-        if !foreign.is_empty() {
-            for n in foreign {
+        let named = (checks.extract)(&clean);
+        let mut drop = false;
+        // Quelle: a law the engine cannot resolve is never a source
+        for span in (checks.unresolved)(&clean) {
+            push_removed(
+                &mut removed,
+                &span,
+                "Gesetz ist im Korpus nicht vorhanden; die Norm ist nicht überprüfbar",
+            );
+            drop = true;
+        }
+        for n in &named {
+            // Quelle: the norm must be among the retrieved ones
+            if !retrieved.contains(n) {
                 push_removed(
                     &mut removed,
                     n.as_str(),
                     "Norm wird genannt, ist aber nicht unter den gefundenen Quellen",
                 );
+                drop = true;
+            // Scope ∧ Stichtag
+            } else if let Some(why) = (checks.inadmissible)(n) {
+                push_removed(&mut removed, n.as_str(), &why);
+                drop = true;
             }
+        }
+        if drop {
             dropped_sentences += 1;
             continue;
         }
@@ -196,6 +288,31 @@ pub fn gate(
             if let Some(i) = attribute(&clean, &source_terms, terms) {
                 support.insert(i);
                 attributed_sentences += 1;
+            }
+        }
+        // every number the sentence states must occur in a source it rests on
+        if !support.is_empty() {
+            let backing: String = support
+                .iter()
+                .map(|&i| sources[i].excerpt.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let backed = numbers(&backing);
+            let unbacked: Vec<String> = numbers(&clean)
+                .into_iter()
+                .filter(|n| !backed.contains(n))
+                .collect();
+            if !unbacked.is_empty() {
+                push_removed(
+                    &mut removed,
+                    clean.trim(),
+                    &format!(
+                        "Zahl {} steht in keiner zitierten Quelle",
+                        unbacked.join(", ")
+                    ),
+                );
+                dropped_sentences += 1;
+                continue;
             }
         }
         let mut out = clean.trim().to_string();
@@ -564,9 +681,89 @@ mod tests {
             .analyze_lang(s, Lang::De)
     }
 
+    /// Laws of the test world: DSGVO and BDSG.
+    fn unresolved(s: &str) -> Vec<String> {
+        citation_spans(s)
+            .into_iter()
+            .filter(|(_, law)| law != "DSGVO" && law != "BDSG")
+            .map(|(span, _)| span)
+            .collect()
+    }
+
     /// The gate with the test extractor and analyzer; `norms` were retrieved.
     fn gated(text: &str, sources: &[Source], norms: &[&str], opts: GateOptions) -> GateOutcome {
-        gate(text, sources, &retrieved(norms), &extract, &terms, opts)
+        let checks = NormChecks {
+            extract: &extract,
+            unresolved: &unresolved,
+            inadmissible: &|n| {
+                (n.as_str() == "§ 75 BDSG")
+                    .then(|| "BDSG Teil 3 bei allgemeiner DS-Frage".to_string())
+            },
+        };
+        gate(text, sources, &retrieved(norms), &checks, &terms, opts)
+    }
+
+    #[test]
+    fn unknown_laws_out_of_scope_and_unbacked_numbers_are_removed() {
+        let sources = [
+            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
+            src_text("§ 75 BDSG", SourceClass::BindingLaw, "(1) Löschung."),
+        ];
+        let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten [1]. Rechtsgrundlage ist zusätzlich § 202a StGB [1]. Siehe auch Art. 13 GG [1]. Ebenso § 823 Abs. 1 BGB [1]. Die Löschung regelt § 75 BDSG [2]. Das gilt ab 50 Beschäftigten [1].";
+        let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 75 BDSG"], STRICT);
+        let a = &out.answer;
+        assert!(!a.abstained, "{a:?}");
+        for gone in ["StGB", "GG", "BGB", "§ 75 BDSG", "50"] {
+            assert!(!a.text.contains(gone), "{gone} survived: {}", a.text);
+        }
+        let removed: Vec<&str> = a
+            .removed_citations
+            .iter()
+            .map(|r| r.text.as_str())
+            .collect();
+        assert!(
+            removed.iter().any(|r| r.contains("§ 202a StGB")),
+            "{removed:?}"
+        );
+        assert!(
+            removed.iter().any(|r| r.contains("Art. 13 GG")),
+            "{removed:?}"
+        );
+        assert!(
+            removed.iter().any(|r| r.contains("§ 823 Abs. 1 BGB")),
+            "{removed:?}"
+        );
+        assert!(a
+            .removed_citations
+            .iter()
+            .any(|r| r.text == "§ 75 BDSG" && r.reason.contains("Teil 3")));
+        assert!(a
+            .removed_citations
+            .iter()
+            .any(|r| r.reason.contains("Zahl 50")));
+        assert_eq!(out.dropped_sentences, 5);
+    }
+
+    #[test]
+    fn numbers_with_thousands_separators() {
+        assert_eq!(
+            numbers("bis zu 20 000 000 EUR oder 4 %"),
+            vec!["20000000", "4"]
+        );
+        assert_eq!(
+            numbers("binnen 72 Stunden, Art. 33 Abs. 1 DSGVO"),
+            vec!["72"]
+        );
+        assert_eq!(numbers("20.000.000 EUR"), vec!["20000000"]);
+    }
+
+    #[test]
+    fn citation_spans_find_the_law() {
+        let spans =
+            citation_spans("Nach § 202a StGB und Art. 13 GG sowie Artikel 5 Absatz 1 der DSGVO.");
+        let laws: Vec<&str> = spans.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(laws, vec!["StGB", "GG", "DSGVO"]);
+        assert!(citation_spans("Art. 5 gilt entsprechend.").is_empty());
     }
 
     fn retrieved(norms: &[&str]) -> BTreeSet<NormRef> {
@@ -577,7 +774,11 @@ mod tests {
     fn valid_markers_pass_and_invalid_are_removed() {
         let sources = vec![
             src("Art. 37 DSGVO", SourceClass::BindingLaw),
-            src("§ 38 BDSG", SourceClass::BindingLaw),
+            src_text(
+                "§ 38 BDSG",
+                SourceClass::BindingLaw,
+                "soweit sie in der Regel mindestens 20 Personen ständig mit der automatisierten Verarbeitung beschäftigen",
+            ),
         ];
         let text = "Ein Datenschutzbeauftragter ist zu benennen, wenn die Kerntätigkeit eine umfangreiche Überwachung ist [1]. In Deutschland gilt zusätzlich die 20-Personen-Schwelle [2][7].";
         let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 38 BDSG"], STRICT);

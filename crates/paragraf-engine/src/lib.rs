@@ -13,7 +13,9 @@
 //! assessment → (ask only) grounded prompt → generation → citation gate.
 
 pub mod build;
+pub mod evidence;
 pub mod gate;
+pub mod lawwords;
 pub mod prompt;
 
 use paragraf_corpus::Manifest;
@@ -23,7 +25,8 @@ use paragraf_models::{
     Generator, Registry, ResolveOptions, TextKind,
 };
 use paragraf_rank::{
-    analyze_query, assess, rank, Candidate, Lexicon, QueryAnalysis, RankParams, Stage,
+    analyze_query, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable, Lexicon,
+    QueryAnalysis, RankParams, Stage,
 };
 use paragraf_types::{AbstainReason, Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
 use std::collections::{BTreeSet, HashMap};
@@ -82,14 +85,18 @@ pub struct SearchOptions {
     pub top_k: usize,
     pub stage: Stage,
     pub filter: Filter,
+    /// Apply the hand-written lexicon topics (`false`: the "hand topics off"
+    /// ablation — headings, defined terms and retrieval only).
+    pub hand_topics: bool,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            top_k: 10,
+            top_k: paragraf_rank::constants::TOP_K,
             stage: Stage::Full,
             filter: Filter::default(),
+            hand_topics: true,
         }
     }
 }
@@ -138,6 +145,9 @@ pub struct Engine {
     queue_depth: AtomicUsize,
     manifest: Manifest,
     lexicon: &'static Lexicon,
+    headings: HeadingTable,
+    defined: DefinedTerms,
+    bilingual: &'static BilingualTerms,
     params: RankParams,
     by_norm: HashMap<NormRef, Vec<u32>>,
     by_id: HashMap<ChunkId, u32>,
@@ -172,7 +182,13 @@ impl Engine {
             by_norm.entry(c.norm_ref()).or_default().push(i as u32);
             by_id.insert(c.id.clone(), i as u32);
         }
+        let analyzer = index.inverted.analyzer();
+        let headings = lawwords::heading_table(&index.chunks, analyzer);
+        let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let engine = Engine {
+            headings,
+            defined,
+            bilingual: BilingualTerms::builtin(),
             index,
             embedder,
             generator: Mutex::new(None),
@@ -295,11 +311,34 @@ impl Engine {
 
     /// Analyse a question (no retrieval).
     pub fn analyze(&self, query: &str) -> QueryAnalysis {
+        self.analyze_with(query, true)
+    }
+
+    /// Analyse a question: the lexicon's features (hand topics only when
+    /// `hand_topics`), then the law's own words — the question's analysed
+    /// terms and their translations (`BilingualTerms`) against the norm
+    /// headings, and under definition intent against the defined terms.
+    pub fn analyze_with(&self, query: &str, hand_topics: bool) -> QueryAnalysis {
         let refs: Vec<NormRef> = paragraf_corpus::parse_norm_query(query, &self.manifest)
             .into_iter()
             .filter(|r| self.by_norm.contains_key(r))
             .collect();
-        analyze_query(query, &refs, self.lexicon)
+        let mut q = analyze_query(query, &refs, self.lexicon);
+        if !hand_topics {
+            q = q.without_hand_topics(self.lexicon);
+        }
+        let analyzer = self.index.inverted.analyzer();
+        let (own, translated) = lawwords::question_terms(analyzer, query, q.lang, self.bilingual);
+        let mut all = own;
+        all.extend(translated.iter().cloned());
+        let mut matches = Vec::new();
+        if q.definition_intent {
+            matches.extend(self.defined.matches(&all, &q.regulations));
+        }
+        matches.extend(self.headings.matches(&all, &self.params));
+        q.add_heading_matches(matches);
+        q.set_query_terms(all, translated);
+        q
     }
 
     /// Ranked results and the assessment for a question.
@@ -313,7 +352,7 @@ impl Engine {
             *lap = Instant::now();
         };
 
-        let analysis = self.analyze(query);
+        let analysis = self.analyze_with(query, opts.hand_topics);
         mark(&mut t, "analyze", &mut lap);
 
         let batch = self.embedder.embed(&[query], TextKind::Query)?;
@@ -340,7 +379,11 @@ impl Engine {
             cand.entry(h.doc).or_default().dense = Some(h.score);
         }
         mark(&mut t, "dense", &mut lap);
-        for h in self.index.inverted.bm25(query, lexical_n, filter) {
+        for h in self
+            .index
+            .inverted
+            .bm25_terms(&analysis.query_terms, lexical_n, filter)
+        {
             cand.entry(h.doc).or_default().lexical = Some(h.score);
         }
         if let Some(sp) = &qe.sparse {
@@ -355,6 +398,7 @@ impl Engine {
             .iter()
             .map(|n| (n, true))
             .chain(analysis.topic_norms.iter().map(|n| (n, false)))
+            .chain(analysis.heading_matches.iter().map(|m| (&m.norm, false)))
         {
             for &doc in self.by_norm.get(norm).map(|v| v.as_slice()).unwrap_or(&[]) {
                 if filter.map(|f| f(doc)).unwrap_or(true) {
@@ -384,7 +428,15 @@ impl Engine {
             .collect();
         mark(&mut t, "candidates", &mut lap);
 
-        let results = rank(&analysis, &candidates, &self.params, opts.stage, opts.top_k);
+        // the assessment reads the ranked list, never the cut the caller asked
+        // to see: rank at least the default `topK`, assess, then cut
+        let mut results = rank(
+            &analysis,
+            &candidates,
+            &self.params,
+            opts.stage,
+            opts.top_k.max(self.params.top_k),
+        );
         mark(&mut t, "rank", &mut lap);
         let chunk_of = |id: &ChunkId| self.chunk(id);
         let assessment = assess(
@@ -395,6 +447,7 @@ impl Engine {
             &self.index.extras.evidence,
             &self.params,
         );
+        results.truncate(opts.top_k);
         mark(&mut t, "assess", &mut lap);
         t.insert("total".into(), t0.elapsed().as_secs_f64() * 1e3);
         Ok(SearchOutcome {
@@ -427,23 +480,35 @@ impl Engine {
         Ok(())
     }
 
-    /// Search, then a grounded answer. `on_token` receives generated text as
-    /// it streams (before gating); return `false` to stop generation. A model
+    /// Search, then a grounded answer. `on_progress` is called with the
+    /// number of tokens generated so far — never with their text: only gated
+    /// text leaves the engine. Return `false` to stop generation. A model
     /// failure mid-answer returns the search result with `answer.error` set.
     pub fn ask(
         &self,
         query: &str,
         opts: &AskOptions,
-        on_token: &mut dyn FnMut(&str) -> bool,
+        on_progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<SearchOutcome, EngineError> {
-        let mut outcome = self.search(query, &opts.search)?;
+        let outcome = self.search(query, &opts.search)?;
+        self.answer(outcome, opts, on_progress)
+    }
+
+    /// The grounded answer for a search outcome (see [`Engine::ask`]); lets
+    /// a caller show the results before the answer is ready.
+    pub fn answer(
+        &self,
+        mut outcome: SearchOutcome,
+        opts: &AskOptions,
+        on_progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<SearchOutcome, EngineError> {
         let model = opts
             .model
             .clone()
             .or_else(|| self.default_model.clone())
             .ok_or(EngineError::NoAnswerModel)?;
         let started = Instant::now();
-        let answer = match self.generate_answer(&outcome, &model, opts, on_token) {
+        let answer = match self.generate_answer(&outcome, &model, opts, on_progress) {
             Ok(a) => a,
             Err(e) => Answer {
                 text: String::new(),
@@ -466,6 +531,121 @@ impl Engine {
             .unwrap_or(0.0)
             + started.elapsed().as_secs_f64() * 1e3;
         outcome.response.timings_ms.insert("total".into(), total);
+        outcome.response.answer = Some(answer);
+        Ok(outcome)
+    }
+
+    /// The evidence of a search outcome: the pinpoint units of the top
+    /// distinct norms that answer the question best (see [`evidence`]).
+    pub fn evidence(&self, outcome: &SearchOutcome) -> Vec<paragraf_types::Evidence> {
+        let a = &outcome.analysis;
+        // distinct norms in rank order
+        let mut norms: Vec<NormRef> = Vec::new();
+        for r in &outcome.response.results {
+            let n = NormRef::new(&r.norm, &r.regulation);
+            // Scope ∧ Stichtag hold for evidence as for citations
+            if !norms.contains(&n) && self.inadmissible(&n, a).is_none() {
+                norms.push(n);
+            }
+            if norms.len() == evidence::RANK_WEIGHTS.len() {
+                break;
+            }
+        }
+        let mut units = Vec::new();
+        for (rank, n) in norms.iter().enumerate() {
+            let mut chunks = self.norm_chunks(n);
+            if chunks.is_empty() {
+                continue;
+            }
+            // the question's language when the norm has it, else the other
+            let lang = if chunks.iter().any(|c| c.lang == a.lang) {
+                a.lang
+            } else {
+                chunks[0].lang
+            };
+            chunks.retain(|c| c.lang == lang);
+            chunks.sort_by_key(|c| c.part);
+            let text: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+            let first = chunks[0];
+            for u in evidence::norm_units(
+                n,
+                &first.norm,
+                &first.regulation,
+                &text.join("\n"),
+                lang,
+                evidence::first_absatz(&first.citation),
+            ) {
+                units.push((rank, u));
+            }
+        }
+        let inverted = &self.index.inverted;
+        let analyzer = inverted.analyzer();
+        let own: Vec<String> = a
+            .query_terms
+            .iter()
+            .filter(|t| !a.translated_terms.contains(t))
+            .cloned()
+            .collect();
+        let (de, en) = match a.lang {
+            paragraf_types::Lang::De => (own, a.translated_terms.clone()),
+            paragraf_types::Lang::En => (a.translated_terms.clone(), own),
+        };
+        let unit_terms = |t: &str, l: paragraf_types::Lang| analyzer.analyze_lang(t, l);
+        let idf = |t: &str| f64::from(inverted.idf(inverted.doc_freq(t)));
+        let scored = evidence::score_units(
+            units,
+            evidence::Asks::of(&outcome.response.query),
+            &de,
+            &en,
+            &unit_terms,
+            &idf,
+        );
+        let selected = evidence::select(scored);
+        let url_of = |reg: &str| self.manifest.regulation(reg).and_then(|r| r.url.clone());
+        evidence::to_evidence(&selected, &url_of)
+    }
+
+    /// The model-free answer: the evidence quoted with its pinpoints (or the
+    /// abstention when retrieval found nothing reliable). A human-review flag
+    /// adds a warning; it does not silence the answer.
+    pub fn extractive_answer(&self, outcome: &SearchOutcome) -> Answer {
+        if let Some(a) = Self::retrieval_abstention(outcome, &self.params) {
+            return a;
+        }
+        let evidence = self.evidence(outcome);
+        if evidence.is_empty() {
+            return gate::abstention(AbstainReason::NoSupportedStatement, &[]);
+        }
+        let mut citations: Vec<String> = Vec::new();
+        for e in &evidence {
+            if !citations.contains(&e.norm) {
+                citations.push(e.norm.clone());
+            }
+        }
+        Answer {
+            text: evidence::extractive_text(&evidence, outcome.analysis.lang),
+            citations,
+            extractive: true,
+            evidence,
+            review_warning: review_warning(outcome),
+            ..Answer::default()
+        }
+    }
+
+    /// Search, then the model-free extractive answer (`ask --no-generate`).
+    pub fn ask_extractive(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+    ) -> Result<SearchOutcome, EngineError> {
+        let mut outcome = self.search(query, opts)?;
+        let t = Instant::now();
+        let answer = self.extractive_answer(&outcome);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let timings = &mut outcome.response.timings_ms;
+        timings.insert("extract".into(), ms);
+        let total = timings.get("total").copied().unwrap_or(0.0) + ms;
+        timings.insert("total".into(), total);
         outcome.response.answer = Some(answer);
         Ok(outcome)
     }
@@ -502,27 +682,42 @@ impl Engine {
         outcome: &SearchOutcome,
         model: &str,
         opts: &AskOptions,
-        on_token: &mut dyn FnMut(&str) -> bool,
+        on_progress: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Answer, EngineError> {
         if let Some(mut a) = Self::retrieval_abstention(outcome, &self.params) {
             a.model = model.to_string();
             return Ok(a);
         }
+        let evidence = self.evidence(outcome);
+        if evidence.is_empty() {
+            let mut a = gate::abstention(AbstainReason::NoSupportedStatement, &[]);
+            a.model = model.to_string();
+            return Ok(a);
+        }
+        let class_of = |norm: &str| {
+            outcome
+                .response
+                .results
+                .iter()
+                .find(|r| format!("{} {}", r.norm, r.regulation) == norm)
+                .map_or(paragraf_types::SourceClass::Unknown, |r| r.source_class)
+        };
+        let p = prompt::build_evidence_prompt(
+            &outcome.response.query,
+            outcome.analysis.lang,
+            &evidence,
+            &class_of,
+        );
         self.queue_depth.fetch_add(1, Ordering::Relaxed);
         let _dec = DecOnDrop(&self.queue_depth);
         self.ensure_generator(model)?;
         let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
         let (_, g) = guard.as_mut().ok_or(EngineError::NoAnswerModel)?;
-        let count = |s: &str| g.count_tokens(s).unwrap_or(s.len() / 3);
-        let p = prompt::build_prompt(
-            &outcome.response.query,
-            outcome.analysis.lang,
-            &outcome.response.results,
-            opts.max_sources,
-            opts.source_budget_tokens,
-            &count,
-        );
-        let out = g.chat(&p.messages, &opts.gen, on_token)?;
+        let mut generated = 0usize;
+        let out = g.chat(&p.messages, &opts.gen, &mut |_| {
+            generated += 1;
+            on_progress(generated)
+        })?;
         drop(guard);
         let retrieved: BTreeSet<NormRef> = outcome
             .response
@@ -538,20 +733,104 @@ impl Engine {
             .unwrap_or_default();
         let extract =
             |s: &str| paragraf_corpus::extract_references(s, &context_reg, &self.manifest).resolved;
+        let unresolved = |s: &str| {
+            gate::citation_spans(s)
+                .into_iter()
+                .filter(|(_, law)| self.manifest.canonical_regulation(law).is_none())
+                .map(|(span, _)| span)
+                .collect()
+        };
+        let inadmissible = |n: &NormRef| self.inadmissible(n, &outcome.analysis);
+        let checks = gate::NormChecks {
+            extract: &extract,
+            unresolved: &unresolved,
+            inadmissible: &inadmissible,
+        };
         let gate_opts = gate::GateOptions {
             lang: outcome.analysis.lang,
-            extractive_fallback: !outcome.response.assessment.human_review_flag,
+            extractive_fallback: false,
         };
         let analyzer = self.index.inverted.analyzer();
         let terms = |s: &str| analyzer.analyze_lang(s, outcome.analysis.lang);
         let gated = gate::gate(
-            &out.text, &p.sources, &retrieved, &extract, &terms, gate_opts,
+            &out.text, &p.sources, &retrieved, &checks, &terms, gate_opts,
         );
         let mut answer = gated.answer;
+        if matches!(
+            answer.abstain_reason,
+            Some(AbstainReason::NoSupportedStatement | AbstainReason::ModelDeclined)
+        ) {
+            // the model restated nothing the evidence supports: the evidence
+            // itself is the answer
+            let removed = std::mem::take(&mut answer.removed_citations);
+            answer = self.extractive_answer(outcome);
+            answer.removed_citations = removed;
+        } else {
+            answer.evidence = evidence;
+            answer.review_warning = review_warning(outcome);
+        }
         answer.model = model.to_string();
         answer.generated_tokens = out.generated_tokens;
         Ok(answer)
     }
+
+    /// Why a retrieved norm may not be cited for this question (seed 07:
+    /// Scope ∧ Stichtag): an active scope rule covers it, or no version of
+    /// it is in force at the question's date (superseded norms only under
+    /// historical intent).
+    pub fn inadmissible(&self, n: &NormRef, q: &QueryAnalysis) -> Option<String> {
+        let chunks = self.norm_chunks(n);
+        let first = chunks.first()?;
+        let number: Option<u32> = first
+            .norm
+            .trim_start_matches(|c: char| !c.is_ascii_digit())
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .ok();
+        if let Some(r) = q.scope_rules.iter().find(|r| {
+            r.regulation == first.regulation
+                && r.range
+                    .is_none_or(|(a, b)| number.is_some_and(|x| a <= x && x <= b))
+        }) {
+            return Some(format!(
+                "außerhalb des Geltungsbereichs der Frage: {}",
+                r.reason
+            ));
+        }
+        let in_force_at = |c: &Chunk| match q.as_of.as_ref().and_then(|a| a.date.as_ref()) {
+            Some(d) => d.overlaps(c.valid_from.as_deref(), c.valid_to.as_deref()),
+            None => c.status != paragraf_types::Status::Superseded || q.historical,
+        };
+        if !chunks.iter().any(|c| in_force_at(c)) {
+            return Some(match &first.superseded_by {
+                Some(by) => format!("zum Stichtag der Frage nicht in Kraft (abgelöst durch {by})"),
+                None => "zum Stichtag der Frage nicht in Kraft".to_string(),
+            });
+        }
+        None
+    }
+}
+
+/// The warning shown with an answer whose assessment asks for human review.
+fn review_warning(outcome: &SearchOutcome) -> Option<String> {
+    let a = &outcome.response.assessment;
+    a.human_review_flag.then(|| {
+        let why = if a.human_review_reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", a.human_review_reasons.join("; "))
+        };
+        match outcome.analysis.lang {
+            paragraf_types::Lang::De => {
+                format!("Bitte von einer fachkundigen Person prüfen lassen{why}.")
+            }
+            paragraf_types::Lang::En => {
+                format!("Please have this reviewed by a qualified person{why}.")
+            }
+        }
+    })
 }
 
 /// Retrieval signals of one candidate before fusion.

@@ -116,6 +116,51 @@ pub fn build_prompt(
     }
 }
 
+/// The prompt over the evidence: each pinpoint unit is one numbered source
+/// (`[n]` = the n-th evidence entry), so the model restates the rule the
+/// extractor selected and the gate checks each sentence against the units it
+/// cites. `class_of` gives the source class of a norm (`§ 38 BDSG`).
+pub fn build_evidence_prompt(
+    question: &str,
+    lang: Lang,
+    evidence: &[paragraf_types::Evidence],
+    class_of: &dyn Fn(&str) -> paragraf_types::SourceClass,
+) -> GroundedPrompt {
+    let mut sources = Vec::with_capacity(evidence.len());
+    let mut blocks = Vec::with_capacity(evidence.len());
+    for (i, e) in evidence.iter().enumerate() {
+        let excerpt = truncate_chars(&e.text, MAX_EXCERPT_CHARS);
+        blocks.push(format!("[{}] {}\n{excerpt}", i + 1, e.pinpoint));
+        sources.push(Source {
+            norm: paragraf_types::NormRef(e.norm.clone()),
+            citation: e.pinpoint.clone(),
+            source_class: class_of(&e.norm),
+            excerpt,
+        });
+    }
+    let (system, q_label, s_label) = match lang {
+        Lang::En => (SYSTEM_EN, "Question", "Sources"),
+        Lang::De => (SYSTEM_DE, "Frage", "Quellen"),
+    };
+    let user = format!(
+        "{s_label}:\n\n{}\n\n{q_label}: {question}",
+        blocks.join("\n\n")
+    );
+    GroundedPrompt {
+        messages: vec![
+            ChatMessage {
+                role: Role::System,
+                content: system.to_string(),
+            },
+            ChatMessage {
+                role: Role::User,
+                content: user,
+            },
+        ],
+        sources,
+    }
+}
+
 fn truncate_chars(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();

@@ -87,7 +87,9 @@ macro_rules! engine_or_skip {
         match engine() {
             Some(e) => e,
             None => {
-                eprintln!("skipping: PARAGRAF_TEST_MODELS with multilingual-e5-small not found");
+                paragraf_types::inputs::input_missing(
+                    "PARAGRAF_TEST_MODELS with multilingual-e5-small",
+                );
                 return;
             }
         }
@@ -169,7 +171,7 @@ impl Generator for Failing {
     }
 }
 
-const DPO: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+const DPO: &str = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?";
 
 #[test]
 fn dpo_question_finds_art_37_or_38_first() {
@@ -196,10 +198,10 @@ fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
         model: Some("scripted".into()),
         ..AskOptions::default()
     };
-    let mut streamed = String::new();
+    let mut progress = 0usize;
     let out = e
-        .ask(DPO, &ask, &mut |t| {
-            streamed.push_str(t);
+        .ask(DPO, &ask, &mut |n| {
+            progress = n;
             true
         })
         .unwrap();
@@ -220,8 +222,12 @@ fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
     assert!(a.removed_citations.iter().any(|r| r.text == "[9]"), "{a:?}");
     assert!(!a.text.contains("124"));
     assert!(
-        streamed.contains("Art. 124"),
-        "the raw stream is passed through before gating"
+        progress > 0,
+        "progress is reported as a token count, never as text"
+    );
+    assert!(
+        !a.evidence.is_empty(),
+        "the answer names its evidence units"
     );
 }
 
@@ -230,7 +236,7 @@ fn unanswerable_question_abstains_without_calling_the_model() {
     let e = engine_or_skip!();
     e.set_generator(
         "scripted",
-        Scripted::new("Die Hundesteuer beträgt 100 Euro [1]."),
+        Scripted::new("Die Zweitwohnungsteuer beträgt 12 Prozent der Jahresmiete [1]."),
     );
     let ask = AskOptions {
         model: Some("scripted".into()),
@@ -238,7 +244,7 @@ fn unanswerable_question_abstains_without_calling_the_model() {
     };
     let out = e
         .ask(
-            "Wie hoch ist die Hundesteuer in München?",
+            "Wie viel Zweitwohnungsteuer verlangt die Stadt Freiburg für eine Ferienwohnung?",
             &ask,
             &mut |_| true,
         )
@@ -255,7 +261,7 @@ fn unanswerable_question_abstains_without_calling_the_model() {
 }
 
 #[test]
-fn unsupported_model_text_on_a_clear_question_quotes_the_primary_source() {
+fn unsupported_model_text_is_replaced_by_the_quoted_evidence() {
     let e = engine_or_skip!();
     e.set_generator("scripted", Scripted::new("Ja."));
     let ask = AskOptions {
@@ -263,16 +269,107 @@ fn unsupported_model_text_on_a_clear_question_quotes_the_primary_source() {
         ..AskOptions::default()
     };
     let out = e.ask(DPO, &ask, &mut |_| true).unwrap();
-    assert!(!out.response.assessment.human_review_flag);
     let a = out.response.answer.expect("answer");
     assert!(!a.abstained && a.extractive, "{a:?}");
     let primary = format!(
         "{} {}",
         out.response.results[0].norm, out.response.results[0].regulation
     );
-    assert_eq!(a.citations, vec![primary.clone()], "{a:?}");
-    assert!(a.text.contains("[1]: „"), "{}", a.text);
+    assert_eq!(a.citations.first(), Some(&primary), "{a:?}");
+    assert!(a.text.contains("„") && a.text.contains("[1]"), "{}", a.text);
     assert!(!a.text.contains("Ja."), "{}", a.text);
+}
+
+#[test]
+fn extractive_answer_quotes_the_rule_with_pinpoints() {
+    let e = engine_or_skip!();
+    // own phrasing: a threshold question on the DPO duty
+    let out = e
+        .ask_extractive(
+            "Ab wie vielen Beschäftigten, die Daten automatisiert verarbeiten, brauchen wir einen Datenschutzbeauftragten?",
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    let a = out.response.answer.expect("answer");
+    assert!(a.extractive && !a.abstained, "{a:?}");
+    assert!(!a.evidence.is_empty());
+    assert!(
+        a.evidence.iter().any(|ev| ev.pinpoint.contains(" Abs. ")),
+        "pinpoints name the Absatz: {:?}",
+        a.evidence.iter().map(|e| &e.pinpoint).collect::<Vec<_>>()
+    );
+    assert!(
+        a.text.contains("20 Personen"),
+        "states the threshold: {}",
+        a.text
+    );
+    assert!(out.response.timings_ms.contains_key("extract"));
+}
+
+#[test]
+fn gate_removes_unknown_laws_fabricated_superseded_and_out_of_scope_norms() {
+    let e = engine_or_skip!();
+    e.set_generator(
+        "scripted",
+        Scripted::new(
+            "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
+             Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
+             Maßgeblich ist auch Art. 999 DSGVO [1]. \
+             Früher galt § 4f BDSG 1990 [1]. \
+             Für Strafverfolgungsbehörden gilt § 45 BDSG [1].",
+        ),
+    );
+    let ask = AskOptions {
+        model: Some("scripted".into()),
+        ..AskOptions::default()
+    };
+    let out = e.ask(DPO, &ask, &mut |_| true).unwrap();
+    let a = out.response.answer.expect("answer");
+    for bad in ["202a", "StGB", "999", "4f", "§ 45"] {
+        assert!(
+            !a.text.contains(bad),
+            "{bad} reached the answer: {}",
+            a.text
+        );
+    }
+    let removed: Vec<&str> = a
+        .removed_citations
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect();
+    for bad in [
+        "§ 202a StGB",
+        "Art. 999 DSGVO",
+        "§ 4f BDSG 1990",
+        "§ 45 BDSG",
+    ] {
+        assert!(
+            removed.iter().any(|r| r.contains(bad)),
+            "{bad} not listed: {removed:?}"
+        );
+    }
+}
+
+#[test]
+fn top_k_cuts_the_list_but_not_the_assessment() {
+    let e = engine_or_skip!();
+    let q = "Welche Regeln gelten für Beschäftigtendaten im Arbeitsverhältnis?";
+    let at = |k: usize| {
+        let o = e
+            .search(
+                q,
+                &SearchOptions {
+                    top_k: k,
+                    ..SearchOptions::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(o.response.results.len().min(k), o.response.results.len());
+        o.response.assessment
+    };
+    let (a1, a3, a10) = (at(1), at(3), at(10));
+    assert_eq!(a1, a10);
+    assert_eq!(a3, a10);
 }
 
 #[test]

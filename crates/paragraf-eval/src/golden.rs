@@ -42,6 +42,10 @@ pub struct GoldenQuery {
     /// Behaviour checks; all optional.
     #[serde(default)]
     pub expect: Expect,
+    /// The deciding facts of the answer (from a `*.answers.jsonl` file, see
+    /// [`attach_answer_facts`]): each fact a list of alternative spellings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answer_facts: Vec<Vec<String>>,
 }
 
 /// Behaviour checks of a golden question (see `../shared/eval/README.md`).
@@ -119,6 +123,51 @@ impl GoldenQuery {
     pub fn hit_n(&self) -> usize {
         self.expect.hit_at.unwrap_or(1)
     }
+}
+
+/// The answer-facts file that belongs to a golden file: `x.jsonl` →
+/// `x.answers.jsonl` beside it.
+pub fn answers_path(golden: &Path) -> std::path::PathBuf {
+    let stem = golden
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("golden");
+    golden.with_file_name(format!("{stem}.answers.jsonl"))
+}
+
+/// Attach answer facts (`{"id": …, "answer_facts": [["20 Personen", …], …]}`
+/// per line) to the golden questions with the same id. Errors name the file
+/// and line: invalid JSON, a missing id or facts, an id not in the golden set.
+pub fn attach_answer_facts(
+    golden: &mut [GoldenQuery],
+    text: &str,
+    source: &str,
+) -> Result<usize, EvalError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Line {
+        id: String,
+        answer_facts: Vec<Vec<String>>,
+    }
+    let mut n = 0;
+    for (i, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let bad = |message: String| EvalError::GoldenLine {
+            path: source.to_string(),
+            line: i + 1,
+            message,
+        };
+        let l: Line = serde_json::from_str(raw.trim()).map_err(|e| bad(e.to_string()))?;
+        let q = golden
+            .iter_mut()
+            .find(|q| q.id == l.id)
+            .ok_or_else(|| bad(format!("id `{}` is not in the golden set", l.id)))?;
+        q.answer_facts = l.answer_facts;
+        n += 1;
+    }
+    Ok(n)
 }
 
 /// Read and parse a golden JSONL file (see [`parse_golden`]).

@@ -56,7 +56,9 @@ pub use bench::{compare_bench, BenchComparison, BenchRow, BenchTable, Machine};
 pub use checks::CheckOutcome;
 pub use compare::{compare, Comparison};
 pub use error::EvalError;
-pub use golden::{load_golden, parse_golden, Expect, GoldenQuery};
+pub use golden::{
+    answers_path, attach_answer_facts, load_golden, parse_golden, Expect, GoldenQuery,
+};
 pub use run::{
     run_eval, score_query, Aggregate, AnswerAggregate, AnswerStats, EvalOutput, EvalReport,
     QueryResult, Rate, ReportMeta, RunConfig, Searcher, StageReport,

@@ -80,9 +80,10 @@ impl EvalReport {
         self.stages.iter().find(|s| s.stage == name)
     }
 
-    /// The last stage (the full pipeline in the usual ablation order).
+    /// The `full` stage, else the last one (the usual ablation order ends with it).
     pub fn final_stage(&self) -> Option<&StageReport> {
-        self.stages.last()
+        self.stage(crate::run::DEFAULT_STAGE)
+            .or_else(|| self.stages.last())
     }
 
     fn check_names(&self) -> Vec<String> {
@@ -148,6 +149,25 @@ impl EvalReport {
             );
         }
 
+        if self.stages.iter().any(|st| st.by_lang.len() > 1) {
+            s.push_str("\n## Retrieval per question language\n\n| stage | lang | scored | hit@1 | hit@5 | MRR@10 | passed |\n|---|---|---:|---:|---:|---:|---:|\n");
+            for st in &self.stages {
+                for (lang, a) in &st.by_lang {
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} | {} | {} | {} | {} | {} |",
+                        md_escape(&st.stage),
+                        md_escape(lang),
+                        a.scored,
+                        f3(a.hit_at_1),
+                        f3(a.hit_at_5),
+                        f3(a.mrr_at_10),
+                        rate(&a.passed),
+                    );
+                }
+            }
+        }
+
         let names = self.check_names();
         if !names.is_empty() {
             s.push_str("\n## Expect checks (pass rate, passed/applicable)\n\n| check |");
@@ -188,7 +208,26 @@ impl EvalReport {
         }
 
         if m.generate {
-            s.push_str("\n## Grounded answers\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            s.push_str("\n## Answers\n\n| stage | answer-fact recall (facts) | supported sentences | pinpoint accuracy | answered | abstained | abstention P | abstention R |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            for st in &self.stages {
+                if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} ({}) | {} | {} | {} | {} | {} | {} |",
+                        md_escape(&st.stage),
+                        f3(a.answer_fact_recall),
+                        a.facts_total,
+                        f3(a.supported_sentence_precision),
+                        f3(a.pinpoint_accuracy),
+                        a.answered,
+                        a.abstained,
+                        f3(a.abstention_precision),
+                        f3(a.abstention_recall),
+                    );
+                }
+            }
+            s.push_str("\n*answer-fact recall*: deciding facts (thresholds, deadlines, amounts of the `*.answers.jsonl` file) the answer text states ÷ all facts. *supported sentences*: statements of non-abstaining answers that cite an evidence unit `[n]` whose text holds every number of the statement and at least half of its longer words (checked here, independently of the gate). *pinpoint accuracy*: evidence units that belong to an expected norm ÷ all evidence units.\n");
+            s.push_str("\n### Gate and generation\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for st in &self.stages {
                 if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
                     let _ = writeln!(
@@ -354,6 +393,22 @@ impl EvalReport {
                 ms(a.latency.p50_ms),
                 a.errors.to_string(),
             ]);
+            if st.by_lang.len() > 1 {
+                for (lang, a) in &st.by_lang {
+                    rows.push(vec![
+                        format!("  {} [{lang}]", st.stage),
+                        a.scored.to_string(),
+                        f3(a.hit_at_1),
+                        f3(a.hit_at_5),
+                        f3(a.mrr_at_10),
+                        f3(a.ndcg_at_10),
+                        format!("{}/{}", a.checks_all.passed, a.checks_all.total),
+                        format!("{}/{}", a.passed.passed, a.passed.total),
+                        ms(a.latency.p50_ms),
+                        a.errors.to_string(),
+                    ]);
+                }
+            }
         }
         let widths: Vec<usize> = (0..head.len())
             .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))

@@ -94,6 +94,23 @@ pub struct AnswerStats {
     /// results: an independent check of the citation gate (must be 0).
     #[serde(default)]
     pub ungrounded_citations: usize,
+    /// Deciding facts of the question (answers file) and how many of them
+    /// the answer text states.
+    #[serde(default)]
+    pub facts_total: usize,
+    #[serde(default)]
+    pub facts_stated: usize,
+    /// Sentences of the answer text, and those supported by the evidence
+    /// they cite ([`sentence_supported`], independent of the engine's gate).
+    #[serde(default)]
+    pub sentences: usize,
+    #[serde(default)]
+    pub sentences_supported: usize,
+    /// Evidence units of the answer, and those of an expected norm.
+    #[serde(default)]
+    pub evidence_units: usize,
+    #[serde(default)]
+    pub evidence_on_expected: usize,
     /// Generation error note, if any.
     pub error: Option<String>,
     /// Why the answer abstained, as the engine reports it.
@@ -137,6 +154,9 @@ pub struct QueryResult {
     pub timings_ms: Timings,
     /// The searcher's error, when it failed (scored as a miss).
     pub error: Option<String>,
+    /// Language of the question as query analysis detected it (`de`, `en`).
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 /// Passed / applicable count of one check.
@@ -211,6 +231,18 @@ pub struct AnswerAggregate {
     /// Abstentions per reason (`not_relevant`, `model_declined`, …).
     #[serde(default)]
     pub abstain_reasons: BTreeMap<String, usize>,
+    /// Stated facts ÷ all facts, over the questions with answer facts.
+    #[serde(default)]
+    pub answer_fact_recall: Option<f64>,
+    #[serde(default)]
+    pub facts_total: usize,
+    /// Supported sentences ÷ sentences of non-abstaining answers.
+    #[serde(default)]
+    pub supported_sentence_precision: Option<f64>,
+    /// Evidence units of an expected norm ÷ evidence units, over questions
+    /// with expected norms.
+    #[serde(default)]
+    pub pinpoint_accuracy: Option<f64>,
 }
 
 /// Per-category summary.
@@ -252,6 +284,9 @@ pub struct Aggregate {
 pub struct StageReport {
     pub stage: String,
     pub aggregate: Aggregate,
+    /// The same aggregates per detected question language (`de`, `en`).
+    #[serde(default)]
+    pub by_lang: BTreeMap<String, Aggregate>,
     /// One entry per golden question, in golden-file order.
     pub queries: Vec<QueryResult>,
 }
@@ -302,7 +337,46 @@ fn answer_stats(q: &GoldenQuery, out: &EvalOutput, timings: &Timings) -> Option<
         .iter()
         .filter(|c| !retrieved.iter().any(|r| citation_matches(c, None, r)))
         .count();
+    let text = normalise(&ans.text);
+    let facts_stated = q
+        .answer_facts
+        .iter()
+        .filter(|alts| alts.iter().any(|a| text.contains(&normalise(a))))
+        .count();
+    let sentences = if ans.abstained {
+        Vec::new()
+    } else {
+        answer_sentences(&ans.text)
+    };
+    let evidence: Vec<&str> = ans.evidence.iter().map(|e| e.text.as_str()).collect();
+    let supported = sentences
+        .iter()
+        .filter(|s| sentence_supported(s, &evidence))
+        .count();
+    let on_expected = ans
+        .evidence
+        .iter()
+        .filter(|e| {
+            q.expect_any
+                .iter()
+                .any(|x| citation_matches(&e.norm, None, x))
+        })
+        .count();
     Some(AnswerStats {
+        facts_total: q.answer_facts.len(),
+        facts_stated,
+        sentences: sentences.len(),
+        sentences_supported: supported,
+        evidence_units: if q.expect_any.is_empty() {
+            0
+        } else {
+            ans.evidence.len()
+        },
+        evidence_on_expected: if q.expect_any.is_empty() {
+            0
+        } else {
+            on_expected
+        },
         ungrounded_citations,
         should_abstain: q.expect.abstain == Some(true),
         abstained: ans.abstained,
@@ -348,6 +422,7 @@ pub fn score_query(
         wall_ms,
         timings_ms: Timings::new(),
         error: None,
+        lang: None,
     };
     let out = match stage_out {
         Ok(o) => o,
@@ -362,6 +437,11 @@ pub fn score_query(
     } else {
         out.timings.clone()
     };
+    r.lang = out
+        .analysis
+        .get("lang")
+        .and_then(|l| l.as_str())
+        .map(str::to_string);
     let ranked = dedupe_norms(&out.response.results);
     r.top = ranked
         .iter()
@@ -473,6 +553,118 @@ impl Aggregate {
     }
 }
 
+/// Lower case, whitespace collapsed (the answer-fact comparison of
+/// `../shared/eval/README.md`).
+fn normalise(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The statements of an answer text: one per line item or sentence, without
+/// the lead-in line that introduces a list of quotes.
+fn answer_sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim().trim_start_matches("- ").trim();
+        if l.is_empty() || l.ends_with(':') {
+            continue;
+        }
+        // a quoted unit is one statement, whatever its inner sentences
+        if l.contains('„') || l.contains('“') {
+            out.push(l.to_string());
+            continue;
+        }
+        let mut cur = String::new();
+        for ch in l.chars() {
+            cur.push(ch);
+            if matches!(ch, '.' | '!' | '?') && cur.trim().chars().count() > 20 {
+                out.push(cur.trim().to_string());
+                cur.clear();
+            }
+        }
+        if !cur.trim().is_empty() {
+            out.push(cur.trim().to_string());
+        }
+    }
+    out
+}
+
+/// Whether a statement is supported by the evidence it cites — checked here,
+/// independently of the engine's gate: it carries at least one `[n]` that
+/// names an evidence unit, every number it states (outside `[n]`, norm
+/// labels and pinpoints) occurs in a cited unit, and at least half of its
+/// words of five or more letters occur in the cited units.
+pub fn sentence_supported(sentence: &str, evidence: &[&str]) -> bool {
+    let mut cited: Vec<&str> = Vec::new();
+    let mut rest = String::new();
+    let mut chars = sentence.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '[' {
+            if let Some(end) = sentence[i..].find(']') {
+                let inner = &sentence[i + 1..i + end];
+                if let Ok(n) = inner.trim().parse::<usize>() {
+                    if let Some(e) = n.checked_sub(1).and_then(|k| evidence.get(k)) {
+                        cited.push(e);
+                    }
+                    while chars.peek().is_some_and(|(j, _)| *j <= i + end) {
+                        chars.next();
+                    }
+                    continue;
+                }
+            }
+        }
+        rest.push(c);
+    }
+    if cited.is_empty() {
+        return false;
+    }
+    let backing = normalise(&cited.join(" "));
+    // drop norm labels and pinpoints: their numbers are identities
+    let mut plain = String::new();
+    let mut skip_number = false;
+    for w in rest.split_whitespace() {
+        let lw = w.to_lowercase();
+        let is_label = [
+            "§", "§§", "art.", "artikel", "article", "abs.", "absatz", "satz", "nr.", "lit.",
+            "anhang", "annex",
+        ]
+        .contains(&lw.as_str());
+        if skip_number && w.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            skip_number = false;
+            continue;
+        }
+        skip_number = is_label;
+        if !is_label {
+            plain.push_str(w);
+            plain.push(' ');
+        }
+    }
+    let digits: Vec<String> = plain
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|d| !d.is_empty())
+        .map(str::to_string)
+        .collect();
+    let backing_digits: String = backing.chars().filter(|c| !c.is_whitespace()).collect();
+    if !digits.iter().all(|d| backing_digits.contains(d.as_str())) {
+        return false;
+    }
+    let words: Vec<String> = plain
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 5)
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() {
+        return true;
+    }
+    let hit = words
+        .iter()
+        .filter(|w| backing.contains(w.as_str()))
+        .count();
+    2 * hit >= words.len()
+}
+
 fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
     let answers: Vec<&AnswerStats> = results.iter().filter_map(|r| r.answer.as_ref()).collect();
     let kept: usize = answers.iter().map(|a| a.citations).sum();
@@ -538,6 +730,19 @@ fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
         errors: answers.iter().filter(|a| a.error.is_some()).count(),
         extractive_answers: non_abstained.iter().filter(|a| a.extractive).count(),
         abstain_reasons,
+        answer_fact_recall: ratio(
+            answers.iter().map(|a| a.facts_stated).sum(),
+            answers.iter().map(|a| a.facts_total).sum(),
+        ),
+        facts_total: answers.iter().map(|a| a.facts_total).sum(),
+        supported_sentence_precision: ratio(
+            non_abstained.iter().map(|a| a.sentences_supported).sum(),
+            non_abstained.iter().map(|a| a.sentences).sum(),
+        ),
+        pinpoint_accuracy: ratio(
+            answers.iter().map(|a| a.evidence_on_expected).sum(),
+            answers.iter().map(|a| a.evidence_units).sum(),
+        ),
     }
 }
 
@@ -606,9 +811,19 @@ pub fn run_eval(
         .enumerate()
         .map(|(si, stage)| {
             let queries: Vec<QueryResult> = per_query.iter().map(|rows| rows[si].clone()).collect();
+            let mut langs: BTreeMap<String, Vec<QueryResult>> = BTreeMap::new();
+            for q in &queries {
+                if let Some(l) = &q.lang {
+                    langs.entry(l.clone()).or_default().push(q.clone());
+                }
+            }
             StageReport {
                 stage: stage.clone(),
                 aggregate: Aggregate::from_results(&queries, cfg.generate),
+                by_lang: langs
+                    .into_iter()
+                    .map(|(l, qs)| (l, Aggregate::from_results(&qs, cfg.generate)))
+                    .collect(),
                 queries,
             }
         })

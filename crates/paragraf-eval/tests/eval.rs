@@ -198,6 +198,8 @@ impl Searcher for Fake {
                 error: None,
                 abstain_reason: good.then_some(AbstainReason::ModelDeclined),
                 extractive: false,
+                evidence: Vec::new(),
+                review_warning: None,
             });
             return Ok(o);
         };
@@ -224,6 +226,8 @@ impl Searcher for Fake {
             error: None,
             abstain_reason: None,
             extractive: false,
+            evidence: Vec::new(),
+            review_warning: None,
         });
         Ok(o)
     }
@@ -375,7 +379,7 @@ fn reports_render_and_round_trip() {
         "![hit@1 per stage and pass rate per category](chart.svg)",
         "| weak | 6 | 0.667 | 0.667 |",
         "| control_intent | 0.000 (0/1) | 1.000 (1/1) |",
-        "## Grounded answers",
+        "## Answers",
         "| m-001 | DSGVO | Art. 37 DSGVO, § 38 BDSG | ✗ Art. 38 DSGVO (#2) | ✓ Art. 37 DSGVO (#1) |",
         "## Failures at stage `good` (0)",
         "| m-002 | DSGVO | Art. 33 DSGVO | ✓ Art. 34 DSGVO · primary Art. 33 Abs. 1 DSGVO |",
@@ -513,7 +517,7 @@ fn real_golden_file_parses() {
         });
     let golden = dir.join("../eval/golden-dev.jsonl");
     if !golden.exists() {
-        eprintln!("skipping: corpus not found");
+        paragraf_types::inputs::input_missing("../shared/eval/golden-dev.jsonl");
         return;
     }
     let g = load_golden(&golden).unwrap();
@@ -580,6 +584,8 @@ fn grounding_is_checked_against_the_retrieved_results() {
             error: None,
             abstain_reason: abstain.then_some(AbstainReason::NotRelevant),
             extractive: false,
+            evidence: Vec::new(),
+            review_warning: None,
         });
         Ok(o)
     };

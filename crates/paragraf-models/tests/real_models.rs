@@ -8,7 +8,9 @@ fn models_dir() -> Option<PathBuf> {
     match std::env::var_os("PARAGRAF_TEST_MODELS").map(PathBuf::from) {
         Some(d) if d.is_dir() => Some(d),
         _ => {
-            eprintln!("skipping: PARAGRAF_TEST_MODELS not set or not a directory");
+            paragraf_types::inputs::input_missing(
+                "PARAGRAF_TEST_MODELS (a directory of test models)",
+            );
             None
         }
     }
@@ -39,7 +41,7 @@ fn e5_ranks_german_and_english_norms_above_unrelated_text() {
     assert_eq!(emb.info().dim, 384);
     let q = emb
         .embed(
-            &["Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?"],
+            &["Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?"],
             TextKind::Query,
         )
         .unwrap();

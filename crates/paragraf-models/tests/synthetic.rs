@@ -18,7 +18,9 @@ fn e5_tokenizer() -> Option<PathBuf> {
     if p.is_file() {
         Some(p)
     } else {
-        eprintln!("skipping: PARAGRAF_TEST_MODELS not set or e5 tokenizer.json missing");
+        paragraf_types::inputs::input_missing(
+            "multilingual-e5-small/tokenizer.json in PARAGRAF_TEST_MODELS",
+        );
         None
     }
 }

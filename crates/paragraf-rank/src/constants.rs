@@ -144,6 +144,27 @@ pub const EXACT_FLOOR: f64 = 0.75;
 /// Pinned by `pin_fusion_defaults`.
 pub const RRF_K: f64 = 60.0;
 
+// ---------------------------------------------------------------- heading signal (own, 01 topic → norm)
+// A strong match of the question's terms on a norm's heading (or a defined
+// term under definition intent) gives that norm `topicGain`, as a lexicon
+// topic does (`crate::headings`). Idf is taken over all headings of the index.
+
+/// `headingMinCoverage` = 0.6 — share of a heading's idf mass the question
+/// must cover (all or most of the heading's words). Pinned by `pin_heading_defaults`.
+pub const HEADING_MIN_COVERAGE: f64 = 0.6;
+/// `headingMinWeight` = 7.0 — idf mass the matched heading words must reach:
+/// one word found in ≤ ~0.5 % of the headings, or two ordinary ones; a
+/// heading word found in many acts („Begriffsbestimmungen“, „Gegenstand“)
+/// never fires alone. Pinned by `pin_heading_defaults`.
+pub const HEADING_MIN_WEIGHT: f64 = 7.0;
+/// `headingRelativeMin` = 0.8 — a strong match fires only within 0.8 × the
+/// best match's weight (the question names one subject, not every heading
+/// that shares a word). Pinned by `pin_heading_defaults`.
+pub const HEADING_RELATIVE_MIN: f64 = 0.8;
+/// `headingMaxNorms` = 3 — most norms a heading match names per question.
+/// Pinned by `pin_heading_defaults`.
+pub const HEADING_MAX_NORMS: usize = 3;
+
 // ---------------------------------------------------------------- candidate pools (own)
 
 /// `denseTopN` = 100 — dense (HNSW) candidates per query.

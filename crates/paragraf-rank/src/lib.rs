@@ -11,14 +11,16 @@
 //!
 //! ```
 //! use paragraf_rank::{analyze_query, Lexicon};
-//! let q = analyze_query("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?", &[], Lexicon::builtin());
+//! let q = analyze_query("Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?", &[], Lexicon::builtin());
 //! assert!(q.topic_norms.iter().any(|n| n.as_str() == "Art. 37 DSGVO"));
 //! ```
 
 pub mod assess;
+pub mod bilingual;
 pub mod constants;
 pub mod error;
 pub mod explain;
+pub mod headings;
 pub mod lexicon;
 pub mod params;
 pub mod query;
@@ -28,8 +30,10 @@ pub mod testing;
 mod text;
 
 pub use assess::{assess, relevance_gate};
+pub use bilingual::BilingualTerms;
 pub use error::RankError;
 pub use explain::explain_table;
+pub use headings::{defined_terms_in, DefinedTerms, Heading, HeadingMatch, HeadingTable};
 pub use lexicon::Lexicon;
 pub use params::{ControlRoleBonus, FusionMethod, RankParams};
 pub use query::{analyze_query, ActiveScopeRule, AsOf, DateRange, QueryAnalysis, Signal};

@@ -96,6 +96,10 @@ pub struct RankParams {
     pub lexical_top_n: usize,
     pub sparse_top_n: usize,
     pub top_k: usize,
+    pub heading_min_coverage: f64,
+    pub heading_min_weight: f64,
+    pub heading_relative_min: f64,
+    pub heading_max_norms: usize,
 }
 
 impl Default for RankParams {
@@ -132,6 +136,10 @@ impl Default for RankParams {
             lexical_top_n: c::LEXICAL_TOP_N,
             sparse_top_n: c::SPARSE_TOP_N,
             top_k: c::TOP_K,
+            heading_min_coverage: c::HEADING_MIN_COVERAGE,
+            heading_min_weight: c::HEADING_MIN_WEIGHT,
+            heading_relative_min: c::HEADING_RELATIVE_MIN,
+            heading_max_norms: c::HEADING_MAX_NORMS,
         }
     }
 }
@@ -183,7 +191,10 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 25] = [
+        let floats: [(&'static str, f64); 28] = [
+            ("headingMinCoverage", self.heading_min_coverage),
+            ("headingMinWeight", self.heading_min_weight),
+            ("headingRelativeMin", self.heading_relative_min),
             ("authorityCoef", self.authority_coef),
             ("jurisdictionGain", self.jurisdiction_gain),
             ("foreignPenalty", self.foreign_penalty),

@@ -15,7 +15,7 @@ use paragraf_types::{
     SourceRole, Status,
 };
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One retrieval candidate for [`rank`]: the chunk and the score of every
 /// channel that found it.
@@ -113,6 +113,8 @@ enum Reason {
     Scope(usize),
     TopicExplicit,
     Topic,
+    /// Index into `QueryAnalysis::heading_matches`.
+    Heading(usize),
     Superseded,
     ControlPool,
     RoleBonus,
@@ -313,6 +315,12 @@ fn juris_list(q: &QueryAnalysis) -> String {
 /// The 02 terms (and, in Full, the 05 role terms and the 08 as-of supersede).
 fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stage: Stage) {
     let topic_keys: HashSet<String> = q.topic_norms.iter().map(|n| norm_key(n.as_str())).collect();
+    let heading_keys: HashMap<String, usize> = q
+        .heading_matches
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (norm_key(m.norm.as_str()), i))
+        .collect();
     let explicit_keys: HashSet<String> = q
         .explicit_refs
         .iter()
@@ -391,7 +399,11 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         }
         // topic / explicit reference (cheap suffix pre-check before building the key)
         let named = |list: &[NormRef]| list.iter().any(|n| n.0.ends_with(c.regulation.as_str()));
-        if named(&q.explicit_refs) || named(&q.topic_norms) {
+        let heading_named = q
+            .heading_matches
+            .iter()
+            .any(|m| m.norm.0.ends_with(c.regulation.as_str()));
+        if named(&q.explicit_refs) || named(&q.topic_norms) || heading_named {
             let key = norm_key(&format!("{}{}", c.norm, c.regulation));
             if explicit_keys.contains(&key) {
                 s.add(
@@ -402,6 +414,8 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 );
             } else if topic_keys.contains(&key) {
                 s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Topic);
+            } else if let Some(&i) = heading_keys.get(&key) {
+                s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Heading(i));
             }
         }
         // supersede (02 / 08)
@@ -463,6 +477,18 @@ fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
             .unwrap_or_default(),
         Reason::TopicExplicit => format!("in der Frage zitiert: {} {}", c.norm, c.regulation),
         Reason::Topic => format!("kanonische Norm des Themas: {} {}", c.norm, c.regulation),
+        Reason::Heading(i) => q
+            .heading_matches
+            .get(*i)
+            .map(|m| {
+                format!(
+                    "{} von {} passt zur Frage ({})",
+                    m.heading,
+                    m.norm,
+                    m.terms.join(" ")
+                )
+            })
+            .unwrap_or_default(),
         Reason::Superseded => superseded_reason(c),
         Reason::ControlPool => "Control-Pool-Rolle bei Umsetzungsfrage".to_string(),
         Reason::RoleBonus => format!("Rollenbonus {}", c.source_role),

@@ -63,6 +63,25 @@ pub fn chunk(regulation: &str, norm: &str) -> ChunkBuilder {
 }
 
 impl ChunkBuilder {
+    /// Set the language (the id gets the language suffix of non-German text).
+    pub fn lang(mut self, lang: Lang) -> Self {
+        self.0.lang = lang;
+        self.0.id = ChunkId::new(&self.0.regulation, &self.0.norm, None, lang);
+        self
+    }
+
+    /// Set the heading.
+    pub fn title(mut self, title: &str) -> Self {
+        self.0.title = title.to_string();
+        self
+    }
+
+    /// Set the text.
+    pub fn text(mut self, text: &str) -> Self {
+        self.0.text = text.to_string();
+        self
+    }
+
     /// Set source class and role.
     pub fn class(mut self, class: SourceClass, role: SourceRole) -> Self {
         self.0.source_class = class;

@@ -45,6 +45,38 @@ pub(crate) fn tokens(text: &str, keep_star: bool) -> Vec<String> {
     out
 }
 
+/// Separable verb prefixes that take the `zu` of an infinitive inside the
+/// word („aufzubewahren“, „bereitzustellen“, „einzuholen“).
+const SEPARABLE_PREFIXES: &[&str] = &[
+    "zurueck", "zusammen", "heraus", "vorher", "bereit", "offen", "wieder", "weiter", "nach",
+    "fest", "frei", "fort", "hin", "her", "vor", "weg", "mit", "ein", "aus", "auf", "ab", "an",
+    "bei", "dar", "los", "um",
+];
+
+/// The infinitive without its inner `zu` („aufzubewahren“ → „aufbewahren“,
+/// „mitzuteilen“ → „mitteilen“), so a lexicon pattern for the verb's stem
+/// meets every form of it. `None` when `tok` has no such `zu`; the rest must
+/// keep at least five letters (so „abzug“, „anzug“, „vorzug“ stay as they are).
+pub(crate) fn without_zu_infix(tok: &str) -> Option<String> {
+    SEPARABLE_PREFIXES.iter().find_map(|p| {
+        let rest = tok.strip_prefix(p)?.strip_prefix("zu")?;
+        (rest.chars().count() >= 5 && rest.ends_with('n')).then(|| format!("{p}{rest}"))
+    })
+}
+
+/// The question's tokens, then an empty separator, then the variants of
+/// tokens that have one ([`without_zu_infix`]). The separator matches no
+/// pattern token, so a multi-token pattern never spans into the variants.
+pub(crate) fn tokens_with_variants(text: &str) -> Vec<String> {
+    let mut toks = tokens(text, false);
+    let variants: Vec<String> = toks.iter().filter_map(|t| without_zu_infix(t)).collect();
+    if !variants.is_empty() {
+        toks.push(String::new());
+        toks.extend(variants);
+    }
+    toks
+}
+
 /// Canonical comparison key of a norm id: folded, without whitespace
 /// (`Art. 37 DSGVO` and `Art.37 DSGVO` compare equal).
 pub(crate) fn norm_key(s: &str) -> String {
@@ -167,6 +199,28 @@ mod tests {
         assert!(Pattern::parse("muss ein control*").unwrap().matches(&q));
         assert!(Pattern::parse("welch* *management*").unwrap().matches(&q));
         assert!(!Pattern::parse("welch* controller").unwrap().matches(&q));
+    }
+
+    #[test]
+    fn zu_infinitives_meet_their_verb() {
+        assert_eq!(
+            without_zu_infix("aufzubewahren").as_deref(),
+            Some("aufbewahren")
+        );
+        assert_eq!(
+            without_zu_infix("bereitzustellen").as_deref(),
+            Some("bereitstellen")
+        );
+        assert_eq!(without_zu_infix("einzuholen").as_deref(), Some("einholen"));
+        assert_eq!(without_zu_infix("abzug"), None);
+        assert_eq!(without_zu_infix("vorzugsweise"), None);
+        assert_eq!(without_zu_infix("aufbewahren"), None);
+        let q = tokens_with_variants("Wie lange sind Rechnungen aufzubewahren?");
+        assert!(Pattern::parse("aufbewahr*").unwrap().matches(&q));
+        // the separator keeps multi-token patterns inside the question
+        assert!(!Pattern::parse("aufzubewahren aufbewahr*")
+            .unwrap()
+            .matches(&q));
     }
 
     #[test]

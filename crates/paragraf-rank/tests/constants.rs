@@ -149,7 +149,7 @@ fn pin_scope_penalty() {
 #[test]
 fn pin_topic_gain() {
     assert_eq!(c::TOPIC_GAIN, 0.18);
-    let qa = q("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?");
+    let qa = q("Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?");
     assert_eq!(
         value(
             &one(&qa, &chunk("DSGVO", "Art. 37").build(), 0.5),
@@ -338,7 +338,7 @@ fn pin_assess_review_margin() {
 fn pin_abstain_semantic_floor() {
     assert_eq!(c::ABSTAIN_SEMANTIC_FLOOR, 0.35);
     let a = chunk("DSGVO", "Art. 37").build();
-    let qa = q("Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?");
+    let qa = q("Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?");
     let gate = |cos: f32| {
         let r = rank(
             &qa,
@@ -439,4 +439,48 @@ fn rrf_fusion_is_scale_free() {
     );
     let expect = (0.55 / 62.0 + 0.30 / 62.0) / (0.85 / 61.0);
     assert!((r[1].raw_semantic - expect).abs() < 1e-12);
+}
+
+#[test]
+fn pin_heading_defaults() {
+    assert_eq!(
+        (
+            c::HEADING_MIN_COVERAGE,
+            c::HEADING_MIN_WEIGHT,
+            c::HEADING_RELATIVE_MIN,
+            c::HEADING_MAX_NORMS
+        ),
+        (0.6, 7.0, 0.8, 3)
+    );
+    // a heading match gives exactly topicGain, named after the heading
+    let x = chunk("HGB", "§ 257").build();
+    // (no lexicon topic: the heading alone names the norm)
+    let mut qa = QueryAnalysis::default();
+    qa.add_heading_matches(vec![paragraf_rank::HeadingMatch {
+        norm: paragraf_types::NormRef("§ 257 HGB".into()),
+        heading: "Überschrift „Aufbewahrung von Unterlagen. Aufbewahrungsfristen“".into(),
+        terms: vec!["aufbewahr".into()],
+        coverage: 0.7,
+        weight: 9.0,
+    }]);
+    let r = one(&qa, &x, 0.8);
+    assert_eq!(value(&r, "topicGain"), c::TOPIC_GAIN);
+    let t = r
+        .explanation
+        .iter()
+        .find(|t| t.name == "topicGain")
+        .unwrap();
+    assert!(t.reason.contains("Aufbewahrungsfristen"), "{}", t.reason);
+    // a lexicon topic and a heading on the same norm give topicGain once
+    let y = chunk("DSGVO", "Art. 37").build();
+    let mut qa = q("Wann ist ein Datenschutzbeauftragter zu benennen?");
+    assert!(qa.topic_norms.iter().any(|n| n.as_str() == "Art. 37 DSGVO"));
+    qa.add_heading_matches(vec![paragraf_rank::HeadingMatch {
+        norm: paragraf_types::NormRef("Art. 37 DSGVO".into()),
+        heading: "Überschrift „Benennung eines Datenschutzbeauftragten“".into(),
+        terms: vec!["benenn".into(), "datenschutzbeauftragt".into()],
+        coverage: 1.0,
+        weight: 12.0,
+    }]);
+    assert_eq!(value(&one(&qa, &y, 0.8), "topicGain"), c::TOPIC_GAIN);
 }

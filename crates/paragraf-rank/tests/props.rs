@@ -78,12 +78,12 @@ fn pool() -> Vec<Chunk> {
 }
 
 const QUERIES: [&str; 6] = [
-    "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?",
-    "Welche Maßnahmen und Controls gibt es zur Absicherung industrieller Steuerungssysteme?",
+    "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?",
+    "Welche Controls schützen eine SCADA-Anlage vor Angriffen?",
     "Was empfiehlt die ENISA zur Meldung von Sicherheitsvorfällen?",
-    "Wann musste nach dem alten BDSG ein Beauftragter bestellt werden?",
+    "Was verlangte das BDSG a. F. vom betrieblichen Datenschutzbeauftragten?",
     "Welche Auskunftsrechte bestehen gegenüber der Polizei?",
-    "Wann muss nach dem Schweizer Datenschutzgesetz eine DSFA erstellt werden?",
+    "Braucht ein Schweizer Spital nach dem revDSG eine DSFA?",
 ];
 
 #[derive(Debug, Clone)]

@@ -142,8 +142,15 @@ async function streamAnswer(query, topK) {
       }
       if (!data.length) continue;
       const payload = JSON.parse(data.join("\n"));
-      if (event === "token") {
-        out.append(document.createTextNode(payload.text));
+      if (event === "results") {
+        // search results at once; the answer follows
+        renderAssessment(payload.assessment);
+        renderControls(payload.assessment);
+        renderResults(payload.results || [], payload.timings_ms || {});
+        out.append(el("span", { class: "gedimmt warten" }, "Antwort wird erzeugt und geprüft …"));
+      } else if (event === "sentence") {
+        out.querySelectorAll(".warten").forEach((n) => n.remove());
+        out.append(document.createTextNode(payload.text + " "));
       } else if (event === "final") {
         render(payload);
         done = true;
@@ -212,8 +219,18 @@ function renderAnswer(ans) {
     out.append(rest.slice(0, best), normLink(hit, "zitat"));
     rest = rest.slice(best + hit.length);
   }
-  if (ans.abstained) out.append(el("p", { class: "gedimmt" }, "(Das Modell hat sich enthalten: die Treffer tragen keine belastbare Antwort.)"));
-  if (ans.extractive) out.append(el("p", { class: "gedimmt" }, "(Auszug aus den Quellen: der Text des Modells enthielt keine belegte Aussage.)"));
+  if (ans.review_warning) out.prepend(el("p", { class: "pruefung ja" }, "⚠ " + ans.review_warning));
+  if (ans.abstained) out.append(el("p", { class: "gedimmt" }, "(Enthaltung: die Treffer tragen keine belastbare Antwort.)"));
+  if (ans.extractive) out.append(el("p", { class: "gedimmt" }, "(Wortlaut der Belegstellen, ohne Umformulierung durch das Modell.)"));
+  const ev = ans.evidence || [];
+  if (ev.length) {
+    out.append(el("div", { class: "belege" },
+      el("div", { class: "label" }, "Belegstellen"),
+      el("ol", {}, ev.map((e) => el("li", {},
+        normLink(e.norm, "zitat"), " ",
+        e.url ? el("a", { href: e.url, target: "_blank", rel: "noopener", class: "klein" }, e.pinpoint + " ↗") : el("span", { class: "klein" }, e.pinpoint),
+        el("blockquote", { class: "beleg" }, el("mark", {}, e.text)))))));
+  }
   if (ans.error) out.append(el("p", { class: "fehler" }, "Generierung unterbrochen: " + ans.error));
   $("#modell").textContent = ans.model ? `· ${ans.model}, ${ans.generated_tokens} Tokens` : "";
   const z = $("#zitate");
@@ -347,7 +364,8 @@ async function status() {
     const body = await res.json();
     const info = body.info || {};
     pill.className = "pill " + (res.ok ? "bereit" : "nicht");
-    pill.textContent = res.ok ? `bereit · ${info.index || "Index"}` : "lädt Modelle …";
+    const idx = typeof info.index === "string" ? info.index : (info.index && (info.index.embedder || info.index.name)) || info.embedder || "Index";
+    pill.textContent = res.ok ? `bereit · ${idx}` : "lädt Modelle …";
     pill.title = JSON.stringify(info);
     if (!res.ok) setTimeout(status, 3000);
   } catch (_) {

@@ -58,8 +58,12 @@ schemas["Answer"] = obj({"text": str_, "citations": arr(str_), "abstained": bool
   "model": str_, "generated_tokens": int0, "error": str_,
   "abstain_reason": {"type": "string", "enum": ["no_results", "no_binding_source", "not_relevant", "model_declined", "no_supported_statement", "generation_failed"],
     "description": "Why the answer abstained (present exactly when abstained): the first three are decided from retrieval, before the model runs."},
-  "extractive": {"type": "boolean", "description": "The text quotes the cited sources because the model's text held no statement backed by a binding source (only when retrieval was unambiguous)."}}, required=["text","citations","abstained","removed_citations","model","generated_tokens"],
+  "extractive": {"type": "boolean", "description": "The text quotes the evidence units (model-free extractive answer, or the model's text held no statement the evidence supports)."},
+  "evidence": arr(ref("Evidence")), "review_warning": {"type": "string", "description": "Shown with the answer when the assessment asks for human review; the answer is given all the same."}},
+  required=["text","citations","abstained","removed_citations","model","generated_tokens"],
   desc="Grounded answer after citation gating.")
+schemas["Evidence"] = obj({"pinpoint": str_, "norm": str_, "regulation": str_, "text": str_, "url": str_, "lang": ref("Lang")},
+  required=["pinpoint","norm","regulation","text","lang"], desc="A pinpoint unit the answer rests on (`[n]` of the text = the n-th entry): `§ 38 Abs. 1 Satz 1 BDSG`, its text (an item with its list's lead-in), the official source.")
 schemas["Timings"] = {"type": "object", "additionalProperties": num, "description": "Milliseconds per pipeline stage (analyze, embed, dense, lexical, fusion, rank, assess, generate, total)."}
 schemas["SearchResponse"] = obj({"query": str_, "results": arr(ref("SearchResult")), "assessment": ref("Assessment"), "answer": ref("Answer"), "timings_ms": ref("Timings")},
   required=["query","results","assessment","timings_ms"], desc="The output contract of search and answer.")
@@ -69,7 +73,7 @@ schemas["LanguageVariant"] = obj({"lang": ref("Lang"), "id": str_})
 schemas["NormView"] = obj({"id": str_, "norm_ref": str_, "regulation": str_, "norm": str_, "title": str_, "text": str_, "breadcrumb": arr(str_),
   "metadata": ref("NormMetadata"), "references_out": arr(str_), "references_in": arr(str_), "chunks": arr(str_), "language_variants": arr(ref("LanguageVariant"))})
 schemas["ErrorBody"] = obj({"error": obj({"code": str_, "message": str_, "field": nstr})}, desc="Every 4xx/5xx body.")
-schemas["TokenEvent"] = obj({"text": str_}, desc="Data of an SSE `token` event: raw model output before gating.")
+schemas["SentenceEvent"] = obj({"text": str_}, desc="Data of an SSE `sentence` event: one sentence of the answer after the citation gate (raw model output is never sent).")
 schemas["Health"] = obj({"status": {"type": "string", "enum": ["ok"]}})
 schemas["Ready"] = obj({"status": {"type": "string", "enum": ["ready","loading"]}, "info": {"type": "object"}})
 schemas["ModelList"] = obj({"object": {"type": "string", "enum": ["list"]}, "data": arr(obj({"id": str_, "object": str_, "created": int0, "owned_by": str_}))})
@@ -89,7 +93,7 @@ schemas["ChatCompletionChunk"] = obj({"id": str_, "object": {"type": "string", "
   "paragraf": ref("ParagrafFields")}, required=["id","object","created","model","choices"],
   desc="One `data:` line of a streamed completion; the last chunk carries `paragraf`; the stream ends with `data: [DONE]`.")
 
-dpo = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?"
+dpo = "Ab wie vielen Mitarbeitern braucht ein Betrieb einen Datenschutzbeauftragten?"
 ex_result = {"rank": 1, "chunk_id": "DSGVO/Art.37/Abs.1", "regulation": "DSGVO", "norm": "Art. 37", "citation": "Art. 37 Abs. 1 DSGVO",
   "title": "Benennung eines Datenschutzbeauftragten", "score": 0.72, "raw_semantic": 0.6, "source_class": "binding_law", "source_role": "obligation",
   "jurisdiction": "EU", "status": "in_force", "lang": "de", "superseded_by": None,
@@ -117,7 +121,7 @@ ex_chat = {"id": "chatcmpl-1", "object": "chat.completion", "created": 176722560
 for name, ex in [("SearchRequest", {"query": dpo, "top_k": 5, "explain": True, "filters": {"jurisdictions": ["EU", "DE"]}}),
                  ("AnswerRequest", {"query": dpo, "top_k": 5, "max_tokens": 256}),
                  ("SearchResponse", ex_answer_response), ("NormView", ex_norm), ("ErrorBody", ex_error),
-                 ("ChatCompletionRequest", ex_chat_req), ("ChatCompletion", ex_chat), ("TokenEvent", {"text": "Ein "})]:
+                 ("ChatCompletionRequest", ex_chat_req), ("ChatCompletion", ex_chat), ("SentenceEvent", {"text": "Nach § 38 Abs. 1 Satz 1 BDSG ist ab 20 Personen ein Datenschutzbeauftragter zu benennen [1]."})]:
     schemas[name]["examples"] = [ex]
 
 def err(desc): return {"description": desc, "content": {"application/json": {"schema": ref("ErrorBody")}}}
@@ -127,7 +131,7 @@ def ok(schema, desc="OK", ctype="application/json"): return {"description": desc
 std_errs = {"400": err("Malformed JSON."), "401": err("Missing or wrong bearer token (when an API key is configured)."),
             "413": err("Body larger than max_body_bytes (field `body`)."), "415": err("Content-Type is not application/json."),
             "422": err("Wrong type, unknown or missing field, or a limit exceeded; `field` names it."), "500": err("Internal error (details only in the server log).")}
-sse_desc = ("Server-Sent Events: `event: token` (data: TokenEvent) repeated, then `event: final` (data: SearchResponse with `answer`), "
+sse_desc = ("Server-Sent Events: `event: results` (data: SearchResponse without `answer`, sent at once), then `event: sentence` (data: SentenceEvent) per gated sentence, then `event: final` (data: SearchResponse with `answer`), "
             "or `event: error` (data: ErrorBody) instead of `final`. With `Accept: application/json` the final SearchResponse as one JSON document.")
 paths = {
  "/v1/search": {"post": {"operationId": "search", "summary": "Retrieve, rank and assess (no generation).", "security": [{"bearer": []}],
@@ -135,7 +139,7 @@ paths = {
    "responses": {"200": ok(ref("SearchResponse")), **std_errs, "503": err("Backend not ready."), "504": err("request_timeout exceeded.")}}},
  "/v1/answer": {"post": {"operationId": "answer", "summary": "Grounded answer, streamed.", "security": [{"bearer": []}],
    "requestBody": {"required": True, "content": {"application/json": {"schema": ref("AnswerRequest")}}},
-   "responses": {"200": {"description": sse_desc, "headers": rid, "content": {"text/event-stream": {"schema": {"type": "string"}, "itemSchema": {"oneOf": [ref("TokenEvent"), ref("SearchResponse"), ref("ErrorBody")]}},
+   "responses": {"200": {"description": sse_desc, "headers": rid, "content": {"text/event-stream": {"schema": {"type": "string"}, "itemSchema": {"oneOf": [ref("SentenceEvent"), ref("SearchResponse"), ref("ErrorBody")]}},
                                                                "application/json": {"schema": ref("SearchResponse")}}},
                  **std_errs, "503": {**err("Answer queue full; retry after Retry-After seconds."), "headers": retry}, "504": err("answer_timeout exceeded (JSON mode).")}}},
  "/v1/norms/{id}": {"get": {"operationId": "norm", "summary": "Norm text, metadata and connected norms.", "security": [{"bearer": []}],

@@ -74,8 +74,15 @@ pub struct AnswerRequest {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnswerEvent {
-    /// A piece of raw model output, before citation gating.
-    Token(String),
+    /// Ranked results and the assessment, before any answer: the client
+    /// shows them at once (`results`).
+    Results(SearchResponse),
+    /// The model is still writing (`tokens` so far). Never sent to the
+    /// client — raw model output does not leave the engine; it lets the
+    /// server notice a departed client.
+    Progress(usize),
+    /// One sentence of the answer after the citation gate (`sentence`).
+    Sentence(String),
     /// The final response with the gated answer and the assessment.
     Final(SearchResponse),
 }
@@ -163,9 +170,10 @@ pub trait Backend: Send + Sync + 'static {
     /// Retrieve, rank and assess. Fast, CPU-bound; no generation.
     fn search(&self, req: &SearchRequest) -> Result<SearchResponse, BackendError>;
 
-    /// Search, then generate a grounded answer. Calls `on_event` with each
-    /// [`AnswerEvent::Token`] as it is produced and may call it once with
-    /// [`AnswerEvent::Final`]. When `on_event` returns `false` the client is
+    /// Search, then generate a grounded answer. Calls `on_event` with
+    /// [`AnswerEvent::Results`] first, [`AnswerEvent::Progress`] while the
+    /// model writes, each gated [`AnswerEvent::Sentence`], and may call it
+    /// once with [`AnswerEvent::Final`]. When `on_event` returns `false` the client is
     /// gone or the deadline passed: stop generating as soon as possible and
     /// return what there is. The returned response is the authoritative final
     /// result (the server sends it as the `final` event).

@@ -112,7 +112,8 @@ fn wants_json(headers: &HeaderMap) -> bool {
     accept.contains("application/json") && !accept.contains("text/event-stream")
 }
 
-/// `POST /v1/answer`: SSE `token`* then `final` (or `error`); with
+/// `POST /v1/answer`: SSE `results`, then gated `sentence`*, then `final`
+/// (or `error`); no raw model output is ever sent. With
 /// `Accept: application/json` the final response as one JSON document.
 pub(crate) async fn answer(
     State(state): State<AppState>,
@@ -132,7 +133,7 @@ pub(crate) async fn answer(
         .into_response())
 }
 
-/// Wait for the final response of a job, dropping tokens.
+/// Wait for the final response of a job, dropping the earlier events.
 pub(crate) async fn collect_final(
     mut rx: mpsc::Receiver<WorkerEvent>,
     deadline: Instant,
@@ -142,7 +143,7 @@ pub(crate) async fn collect_final(
         match tokio::time::timeout_at(deadline, rx.recv()).await {
             Err(_) => return Err(timeout_error()),
             Ok(None) => return Err(ApiError::internal()),
-            Ok(Some(WorkerEvent::Token(_))) => {}
+            Ok(Some(WorkerEvent::Results(_) | WorkerEvent::Sentence(_))) => {}
             Ok(Some(WorkerEvent::Final(resp))) => return Ok(*resp),
             Ok(Some(WorkerEvent::Error(e))) => return Err(e),
         }
@@ -151,7 +152,8 @@ pub(crate) async fn collect_final(
 
 /// One step of a job's event stream: the next worker event or the deadline.
 pub(crate) enum Step {
-    Token(String),
+    Results(Box<SearchResponse>),
+    Sentence(String),
     Final(Box<SearchResponse>),
     Error(ApiError),
 }
@@ -167,7 +169,8 @@ pub(crate) fn job_steps(
         let step = match tokio::time::timeout_at(deadline, rx.recv()).await {
             Err(_) => Step::Error(timeout_error()),
             Ok(None) => Step::Error(ApiError::internal()),
-            Ok(Some(WorkerEvent::Token(t))) => return Some((Step::Token(t), Some(rx))),
+            Ok(Some(WorkerEvent::Results(r))) => return Some((Step::Results(r), Some(rx))),
+            Ok(Some(WorkerEvent::Sentence(t))) => return Some((Step::Sentence(t), Some(rx))),
             Ok(Some(WorkerEvent::Final(r))) => Step::Final(r),
             Ok(Some(WorkerEvent::Error(e))) => Step::Error(e),
         };
@@ -182,8 +185,9 @@ fn answer_events(
     use futures::StreamExt;
     job_steps(rx, deadline).map(|step| {
         let ev = match step {
-            Step::Token(t) => Event::default()
-                .event("token")
+            Step::Results(r) => Event::default().event("results").json_data(&*r),
+            Step::Sentence(t) => Event::default()
+                .event("sentence")
                 .json_data(serde_json::json!({ "text": t })),
             Step::Final(r) => Event::default().event("final").json_data(&*r),
             Step::Error(e) => Event::default().event("error").json_data(&e.body),

@@ -224,7 +224,8 @@ pub(crate) async fn chat_completions(
     let first = chunk(json!({ "role": "assistant", "content": "" }), None, None);
     let body = job_steps(rx, deadline).flat_map(move |step| {
         let events = match step {
-            Step::Token(t) => vec![chunk(json!({ "content": t }), None, None)],
+            Step::Results(_) => Vec::new(),
+            Step::Sentence(t) => vec![chunk(json!({ "content": format!("{t} ") }), None, None)],
             Step::Final(resp) => vec![
                 chunk(
                     json!({ "content": sources_section(&resp) }),

@@ -17,8 +17,10 @@ use tokio::sync::mpsc;
 /// What the worker sends back to the request that submitted a job.
 #[derive(Debug)]
 pub(crate) enum WorkerEvent {
-    /// Raw model output.
-    Token(String),
+    /// Ranked results, before the answer.
+    Results(Box<SearchResponse>),
+    /// One gated sentence of the answer.
+    Sentence(String),
     /// The final response; last event.
     Final(Box<SearchResponse>),
     /// The job failed; last event.
@@ -118,7 +120,7 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) {
     }
     metrics.in_progress_add(1);
     let started = Instant::now();
-    let mut token_events = 0usize;
+    let mut progress_tokens = 0usize;
     let mut final_sent = false;
     let outcome = {
         let mut on_event = |ev: AnswerEvent| -> bool {
@@ -126,10 +128,13 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) {
                 return false;
             }
             let msg = match ev {
-                AnswerEvent::Token(t) => {
-                    token_events += 1;
-                    WorkerEvent::Token(t)
+                AnswerEvent::Results(r) => WorkerEvent::Results(Box::new(r)),
+                AnswerEvent::Progress(n) => {
+                    // nothing goes on the wire; stop when the client left
+                    progress_tokens = n;
+                    return !events.is_closed();
                 }
+                AnswerEvent::Sentence(s) => WorkerEvent::Sentence(s),
                 AnswerEvent::Final(resp) => {
                     if final_sent {
                         return true;
@@ -152,7 +157,7 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) {
                 .as_ref()
                 .map(|a| a.generated_tokens)
                 .filter(|n| *n > 0)
-                .unwrap_or(token_events);
+                .unwrap_or(progress_tokens);
             let gen_s = resp
                 .timings_ms
                 .get("generate")

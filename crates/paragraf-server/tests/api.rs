@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tower::ServiceExt;
 
-const DPO: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+const DPO: &str = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?";
 
 fn cfg() -> ServerConfig {
     ServerConfig::default()
@@ -331,7 +331,7 @@ async fn panicking_backend_is_a_bare_500_and_the_server_lives_on() {
 // ---------------------------------------------------------------- answer
 
 #[tokio::test]
-async fn answer_streams_tokens_then_the_gated_final() {
+async fn answer_streams_results_then_gated_sentences_then_the_final() {
     let r = send(
         &app(),
         post_json("/v1/answer", json!({"query": DPO, "top_k": 5})),
@@ -345,18 +345,24 @@ async fn answer_streams_tokens_then_the_gated_final() {
     let events = sse(&r.text());
     let (last, rest) = events.split_last().unwrap();
     assert_eq!(last.0, "final");
-    assert!(rest.len() > 10, "streamed word by word");
-    let mut raw = String::new();
-    for (name, data) in rest {
-        assert_eq!(name, "token");
-        let tok: Value = serde_json::from_str(data).unwrap();
-        check_schema("TokenEvent", &tok);
-        raw.push_str(tok["text"].as_str().unwrap());
+    // results first, at once, without an answer
+    let (first, sentences) = rest.split_first().unwrap();
+    assert_eq!(first.0, "results");
+    let results: Value = serde_json::from_str(&first.1).unwrap();
+    check_schema("SearchResponse", &results);
+    assert!(results["answer"].is_null());
+    assert!(!results["results"].as_array().unwrap().is_empty());
+    // then only gated sentences: the model's bad citation never goes on the wire
+    assert!(!sentences.is_empty());
+    for (name, data) in sentences {
+        assert_eq!(name, "sentence");
+        let s: Value = serde_json::from_str(data).unwrap();
+        check_schema("SentenceEvent", &s);
+        assert!(
+            !s["text"].as_str().unwrap().contains("Art. 83 DSGVO"),
+            "{data}"
+        );
     }
-    assert!(
-        raw.contains("Art. 83 DSGVO"),
-        "raw model output keeps the bad citation"
-    );
     let fin: Value = serde_json::from_str(&last.1).unwrap();
     check_schema("SearchResponse", &fin);
     let answer = &fin["answer"];
@@ -470,7 +476,11 @@ async fn answer_deadline_ends_the_stream_with_a_timeout_event() {
     let last = ev.last().unwrap();
     assert_eq!(last.0, "error");
     assert!(last.1.contains("timeout"), "{}", last.1);
-    assert!(ev.iter().any(|(n, _)| n == "token"));
+    assert_eq!(
+        ev[0].0, "results",
+        "results reach the client before the deadline"
+    );
+    assert!(ev.iter().all(|(n, _)| n != "token"));
 }
 
 // ---------------------------------------------------------------- norms
@@ -562,6 +572,10 @@ async fn chat_completions_streaming_in_openai_format() {
         .collect();
     assert!(text.starts_with("Ein Unternehmen muss"), "{text}");
     assert!(text.contains("Quellen:"), "{text}");
+    // the stream carries gated sentences only: the model's unsupported
+    // citation was removed before anything was sent
+    let before_sources = text.split("Quellen:").next().unwrap();
+    assert!(!before_sources.contains("Art. 83 DSGVO"), "{text}");
     let last = chunks.last().unwrap();
     assert_eq!(last["choices"][0]["finish_reason"], "stop");
     assert_eq!(last["paragraf"]["citations"][1], "§ 38 BDSG");
@@ -840,14 +854,16 @@ async fn client_leaving_stops_the_generation() {
         .unwrap();
     let mut body = resp.into_body().into_data_stream();
     let first = body.next().await.expect("one frame").expect("bytes");
-    assert!(String::from_utf8_lossy(&first).contains("event: token"));
+    assert!(String::from_utf8_lossy(&first).contains("event: results"));
     drop(body); // the client goes away
                 // The worker notices on its next token and is free again: a new answer
                 // completes, and fewer tokens were generated than the full script has.
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     let events = sse(&r.text());
-    let full = events.iter().filter(|(n, _)| n == "token").count();
-    assert_eq!(events.last().unwrap().0, "final");
+    let (name, fin) = events.last().unwrap();
+    assert_eq!(name, "final");
+    let fin: Value = serde_json::from_str(fin).unwrap();
+    let full = fin["answer"]["generated_tokens"].as_u64().unwrap() as usize;
     let m = send(&app, get("/metrics")).await.text();
     let total: usize = m
         .lines()

@@ -17,10 +17,11 @@ pub mod mapping;
 pub mod output;
 pub mod time;
 
+pub mod inputs;
 pub use chunk::{Chunk, ChunkId, Framework, NormRef};
 pub use enums::{Domain, Jurisdiction, Lang, ParseEnumError, SourceClass, SourceRole, Status};
 pub use mapping::{ControlMapping, EvidenceItem, MappingKind};
 pub use output::{
-    AbstainReason, Answer, Assessment, RemovedCitation, ScoreTerm, SearchResponse, SearchResult,
-    Timings,
+    AbstainReason, Answer, Assessment, Evidence, RemovedCitation, ScoreTerm, SearchResponse,
+    SearchResult, Timings,
 };

@@ -105,6 +105,30 @@ pub struct Answer {
     /// retrieval was unambiguous (no human-review flag).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub extractive: bool,
+    /// The pinpoint units the answer rests on, numbered as the `[n]` of the
+    /// text (`[1]` = the first).
+    #[serde(default)]
+    pub evidence: Vec<Evidence>,
+    /// Shown with the answer when the assessment asks for human review (the
+    /// answer is given all the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_warning: Option<String>,
+}
+
+/// One citable unit of a norm that an answer quotes or restates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Pinpoint citation: `§ 38 Abs. 1 Satz 1 BDSG`, `Art. 14 Abs. 2 lit. a CRA`.
+    pub pinpoint: String,
+    /// The norm (`§ 38 BDSG`).
+    pub norm: String,
+    pub regulation: String,
+    /// The unit's text (a lettered or numbered item carries its lead-in).
+    pub text: String,
+    /// Official source of the regulation (EUR-Lex / gesetze-im-internet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    pub lang: Lang,
 }
 
 /// Why an answer abstained. The first three are decided from retrieval alone,

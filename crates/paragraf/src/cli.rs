@@ -89,7 +89,7 @@ pub struct QuickstartArgs {
     /// Sample question.
     #[arg(
         long,
-        default_value = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?"
+        default_value = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?"
     )]
     pub question: String,
 }
@@ -157,6 +157,16 @@ pub enum IndexCmd {
         f16: bool,
         #[arg(long)]
         json: bool,
+    },
+    /// Derive the German ↔ English term table from the index's parallel
+    /// texts (same norm in both languages) and write it as TSV (the source of
+    /// crates/paragraf-rank/lexicon/terms_de_en.tsv).
+    Terms {
+        /// Index directory (default <home>/index).
+        dir: Option<PathBuf>,
+        /// Where to write the TSV (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Show an index's manifest.
     Info {
@@ -305,6 +315,14 @@ pub struct EvalArgs {
     /// Also generate answers and score citations/abstention.
     #[arg(long)]
     pub generate: bool,
+    /// Score the model-free extractive answers (`ask --no-generate`):
+    /// answer-fact recall, supported sentences, pinpoint accuracy.
+    #[arg(long, conflicts_with = "generate")]
+    pub extractive: bool,
+    /// Answer facts for the golden set (default: `<golden>.answers.jsonl`
+    /// beside it, when present).
+    #[arg(long)]
+    pub answers: Option<PathBuf>,
     #[arg(long, env = "PARAGRAF_MODEL")]
     pub model: Option<String>,
     /// Directory for the JSON + Markdown + SVG report.

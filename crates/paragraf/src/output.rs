@@ -149,7 +149,25 @@ pub fn response_text(r: &SearchResponse, explain: bool) -> String {
                 ""
             }
         );
+        if let Some(w) = &a.review_warning {
+            let _ = writeln!(s, "Hinweis: {w}");
+        }
         let _ = writeln!(s, "{}", a.text);
+        if !a.evidence.is_empty() {
+            let _ = writeln!(s, "Belegstellen:");
+            for (i, e) in a.evidence.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "  [{}] {}{}",
+                    i + 1,
+                    e.pinpoint,
+                    e.url
+                        .as_deref()
+                        .map(|u| format!(" – {u}"))
+                        .unwrap_or_default()
+                );
+            }
+        }
         if !a.citations.is_empty() {
             let _ = writeln!(s, "Belegt durch: {}", a.citations.join(", "));
         }

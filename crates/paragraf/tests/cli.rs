@@ -77,14 +77,16 @@ macro_rules! index_or_skip {
         match index() {
             Some(x) => x,
             None => {
-                eprintln!("skipping: PARAGRAF_TEST_MODELS with multilingual-e5-small not found");
+                paragraf_types::inputs::input_missing(
+                    "PARAGRAF_TEST_MODELS with multilingual-e5-small",
+                );
                 return;
             }
         }
     };
 }
 
-const DPO: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+const DPO: &str = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?";
 
 #[test]
 fn search_json_puts_the_dpo_norm_first() {
@@ -129,7 +131,7 @@ fn search_explain_prints_table_and_assessment() {
 fn ask_with_smollm2_returns_a_gated_answer() {
     let (idx, models) = index_or_skip!();
     if !models.join("SmolLM2-135M-Instruct.Q4_1.gguf").is_file() {
-        eprintln!("skipping: SmolLM2 not in PARAGRAF_TEST_MODELS");
+        paragraf_types::inputs::input_missing("SmolLM2 in PARAGRAF_TEST_MODELS");
         return;
     }
     let o = run(bin()
@@ -175,7 +177,7 @@ fn ask_with_smollm2_returns_a_gated_answer() {
 }
 
 #[test]
-fn ask_no_generate_is_search_only() {
+fn ask_no_generate_quotes_the_evidence_without_a_model() {
     let (idx, models) = index_or_skip!();
     let o = run(bin()
         .arg("--model-dir")
@@ -184,7 +186,20 @@ fn ask_no_generate_is_search_only() {
         .arg(idx));
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(v.get("answer").is_none() || v["answer"].is_null());
+    let a = &v["answer"];
+    assert_eq!(a["extractive"], true, "{a}");
+    assert_eq!(a["model"], "", "no model ran");
+    let ev = a["evidence"].as_array().expect("evidence");
+    assert!(!ev.is_empty());
+    for e in ev {
+        let pin = e["pinpoint"].as_str().unwrap();
+        assert!(
+            a["text"].as_str().unwrap().contains(pin),
+            "{pin} quoted in the text"
+        );
+    }
+    assert!(v["timings_ms"]["generate"].is_null());
+    assert!(v["timings_ms"]["extract"].as_f64().is_some());
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! Every parser is a pure function `(file, bytes) → Vec<RawNorm>`: no I/O, no
 //! panics on bad input; errors name the file and the position.
 
+pub mod eurlex_xhtml;
 pub mod formex;
 pub mod gii;
 pub mod superseded_md;
@@ -32,6 +33,9 @@ pub enum SourceFormat {
     SupersededMd,
     /// Formex 5 XML of the Official Journal (`eu/de/*.formex.xml`).
     Formex,
+    /// EUR-Lex XHTML of the Official Journal, German text
+    /// (`eu/de/*.eurlex.xhtml`).
+    EurlexXhtml,
     /// EU act JSON (`eu/en/*.json`).
     EuJson,
     /// EU annex JSON (`eu/en-annexes/*.json`).
@@ -73,6 +77,7 @@ pub fn parse(format: SourceFormat, file: &str, bytes: &[u8]) -> Result<Vec<RawNo
         SourceFormat::GiiXml => gii::parse(file, bytes),
         SourceFormat::SupersededMd => superseded_md::parse(file, bytes),
         SourceFormat::Formex => formex::parse(file, bytes),
+        SourceFormat::EurlexXhtml => eurlex_xhtml::parse(file, bytes),
         SourceFormat::EuJson => eu_json::parse(file, bytes),
         SourceFormat::EuAnnexJson => annex::parse(file, bytes),
         SourceFormat::ChJson => foreign::parse_ch(file, bytes),

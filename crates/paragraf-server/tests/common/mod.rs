@@ -383,6 +383,9 @@ impl Backend for TestBackend {
             g.wait();
         }
         let mut resp = self.run_search(&req.query, req.top_k.unwrap_or(5))?;
+        if !on_event(AnswerEvent::Results(resp.clone())) {
+            return Ok(resp);
+        }
         let t0 = Instant::now();
         let primary = resp.assessment.primary_norm.clone();
         let script = self
@@ -406,7 +409,7 @@ impl Backend for TestBackend {
             }
             tokens += 1;
             generated.push_str(word);
-            if !on_event(AnswerEvent::Token(word.to_string())) {
+            if !on_event(AnswerEvent::Progress(tokens)) {
                 break;
             }
         }
@@ -443,7 +446,16 @@ impl Backend for TestBackend {
             error: None,
             abstain_reason: abstained.then_some(paragraf_types::AbstainReason::ModelDeclined),
             extractive: false,
+            evidence: Vec::new(),
+            review_warning: None,
         });
+        if let Some(a) = &resp.answer {
+            for s in a.text.split_inclusive(". ") {
+                if !on_event(AnswerEvent::Sentence(s.trim().to_string())) {
+                    break;
+                }
+            }
+        }
         Ok(resp)
     }
 

@@ -24,7 +24,7 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
     let opts = search_options(&a.flags)?;
     if a.no_generate {
         let engine = open_engine(g, &a.flags, None, false)?;
-        let out = engine.search(&a.question, &opts)?;
+        let out = engine.ask_extractive(&a.question, &opts)?;
         if a.json {
             println!("{}", serde_json::to_string_pretty(&out.response)?);
         } else {
@@ -48,20 +48,19 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
         model: Some(model),
         ..AskOptions::default()
     };
+    // only gated text leaves the engine: while the model writes, the
+    // terminal shows progress, never the ungated tokens
     let stream = !a.json && !g.quiet;
-    if stream {
-        eprintln!("Antwort wird erzeugt (ungeprüfter Entwurf, die geprüfte Antwort folgt):");
-    }
-    let mut on_token = |t: &str| {
-        if stream {
-            eprint!("{t}");
+    let mut on_progress = |tokens: usize| {
+        if stream && tokens % 8 == 1 {
+            eprint!("\rAntwort wird erzeugt und geprüft … {tokens} Tokens");
             let _ = std::io::stderr().flush();
         }
         true
     };
-    let out = engine.ask(&a.question, &ask, &mut on_token)?;
+    let out = engine.ask(&a.question, &ask, &mut on_progress)?;
     if stream {
-        eprintln!("\n");
+        eprintln!();
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out.response)?);

@@ -23,7 +23,7 @@ fn rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-const QUESTION: &str = "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?";
+const QUESTION: &str = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?";
 
 pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
     if let Some(pair) = &a.compare {

@@ -42,17 +42,32 @@ struct EngineSearcher<'a> {
     engine: &'a Engine,
     top_k: usize,
     generate: Option<String>,
+    /// Answer with the model-free extractive answer.
+    extractive: bool,
 }
+
+/// Ablation stage name: the full pipeline without the hand-written topics.
+const NO_HAND_TOPICS: &str = "full-no-topics";
 
 impl Searcher for EngineSearcher<'_> {
     fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String> {
-        let stage: Stage = super::parse_stage(stage).map_err(|e| e.to_string())?;
+        // `full-no-topics`: the full pipeline with the hand-written lexicon
+        // topics off (headings, defined terms and retrieval only)
+        let (stage, hand_topics) = match stage {
+            NO_HAND_TOPICS => (Stage::Full, false),
+            s => (super::parse_stage(s).map_err(|e| e.to_string())?, true),
+        };
         let opts = SearchOptions {
             top_k: self.top_k,
             stage,
+            hand_topics,
             ..SearchOptions::default()
         };
         let out = match (&self.generate, stage) {
+            (None, Stage::Full) if self.extractive => self
+                .engine
+                .ask_extractive(query, &opts)
+                .map_err(|e| e.to_string())?,
             (Some(model), Stage::Full) => {
                 let ask = AskOptions {
                     search: opts,
@@ -99,7 +114,16 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
         .golden
         .clone()
         .unwrap_or_else(|| crate::paths::default_corpus().join("../eval/golden-dev.jsonl"));
-    let golden = load_golden(&golden_path)?;
+    let mut golden = load_golden(&golden_path)?;
+    let answers = a
+        .answers
+        .clone()
+        .unwrap_or_else(|| paragraf_eval::answers_path(&golden_path));
+    if a.answers.is_some() || answers.exists() {
+        let text = std::fs::read_to_string(&answers)
+            .with_context(|| format!("reading answer facts {}", answers.display()))?;
+        paragraf_eval::attach_answer_facts(&mut golden, &text, &answers.display().to_string())?;
+    }
     let engine = open_engine(g, &a.flags, None, false)?;
     let model = if a.generate {
         Some(match &a.model {
@@ -113,9 +137,16 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
         engine: &engine,
         top_k: a.flags.top_k.max(10),
         generate: model.clone(),
+        extractive: a.extractive,
     };
     let stages: Vec<String> = if a.flags.stage == "full" {
-        Stage::ALL.iter().map(|s| s.as_str().to_string()).collect()
+        Stage::ALL
+            .iter()
+            .map(|s| s.as_str().to_string())
+            .chain([NO_HAND_TOPICS.to_string()])
+            .collect()
+    } else if a.flags.stage == NO_HAND_TOPICS {
+        vec![NO_HAND_TOPICS.to_string()]
     } else {
         vec![super::parse_stage(&a.flags.stage)?.as_str().to_string()]
     };
@@ -128,10 +159,14 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
                 .unwrap_or("golden"),
             engine.embedder_name(),
             super::params_delta(engine.params()),
-            model.as_deref().unwrap_or("no generation")
+            model.as_deref().unwrap_or(if a.extractive {
+                "extractive answers"
+            } else {
+                "no generation"
+            })
         ),
         stages,
-        generate: a.generate,
+        generate: a.generate || a.extractive,
         // generation holds one model lock; parallel questions only queue there
         threads: if a.generate { 1 } else { 2 },
     };

@@ -1,9 +1,9 @@
-//! `paragraf index build|info`.
+//! `paragraf index build|terms|info`.
 
 use super::{device, home, registry, resolve_opts};
 use crate::cli::{Global, IndexCmd};
 use crate::progress::StageBars;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use paragraf_engine::{build_index, BuildOptions};
 use paragraf_index::HnswParams;
 
@@ -56,6 +56,18 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                         report.truncated
                     );
                 }
+            }
+            Ok(())
+        }
+        IndexCmd::Terms { dir, out } => {
+            let dir = dir.unwrap_or_else(|| home(g).join("index"));
+            let (tsv, n) = paragraf_engine::lawwords::bilingual_tsv_of_index(&dir)?;
+            match out {
+                Some(p) => {
+                    std::fs::write(&p, tsv).with_context(|| format!("writing {}", p.display()))?;
+                    eprintln!("{n} term pairs written to {}", p.display());
+                }
+                None => print!("{tsv}"),
             }
             Ok(())
         }

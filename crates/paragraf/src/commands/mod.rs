@@ -170,6 +170,7 @@ pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
         top_k: f.top_k,
         stage: parse_stage(&f.stage)?,
         filter,
+        ..SearchOptions::default()
     })
 }
 

@@ -120,9 +120,10 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         },
         ..AskOptions::default()
     };
-    let out = engine.ask(&a.question, &ask, &mut |t| {
-        if !g.quiet {
-            eprint!("{t}");
+    // only gated text is printed: while the model writes, a token count
+    let out = engine.ask(&a.question, &ask, &mut |tokens| {
+        if !g.quiet && tokens % 8 == 1 {
+            eprint!("\r      Antwort wird erzeugt und geprüft … {tokens} Tokens");
         }
         true
     })?;

@@ -102,12 +102,27 @@ impl Backend for EngineBackend {
                 ..ask.gen
             };
         }
+        // results first, then the gated sentences: no raw token leaves
+        let outcome = self
+            .engine
+            .search(&req.query, &ask.search)
+            .map_err(map_err)?;
+        if !on_event(AnswerEvent::Results(outcome.response.clone())) {
+            return Ok(outcome.response);
+        }
         let out = self
             .engine
-            .ask(&req.query, &ask, &mut |t| {
-                on_event(AnswerEvent::Token(t.to_string()))
+            .answer(outcome, &ask, &mut |tokens| {
+                on_event(AnswerEvent::Progress(tokens))
             })
             .map_err(map_err)?;
+        if let Some(a) = &out.response.answer {
+            for s in paragraf_engine::gate::split_sentences(&a.text) {
+                if !on_event(AnswerEvent::Sentence(s)) {
+                    break;
+                }
+            }
+        }
         Ok(out.response)
     }
 

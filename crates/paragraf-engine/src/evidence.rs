@@ -1,0 +1,805 @@
+//! Evidence: pinpoint units and the model-free extractive answer.
+//!
+//! A norm's text (all its chunks of one language, in order) is split into
+//! citable units down to Absatz, Satz, Nummer and Buchstabe, each with its
+//! pinpoint citation (`§ 38 Abs. 1 Satz 1 BDSG`, `Art. 33 Abs. 1 DSGVO`,
+//! `Art. 14 Abs. 2 lit. a CRA`); a lettered or numbered item keeps the lead-in
+//! of its list, which it needs to be understood.
+//!
+//! The extractor scores the units of the top-ranked norms against the
+//! question, deterministically and without a model:
+//!
+//! * **terms**: the idf-weighted share of the question's analysed terms (in
+//!   the unit's language: the question's own terms, or their translations
+//!   from the bilingual term table) that the unit (with its lead-in) holds;
+//! * **cues**: what answers a legal question — a deadline when the question
+//!   asks "wann / bis wann / wie lange / how quickly", a threshold or count
+//!   for "ab wie vielen / how many", an amount for "wie hoch / Bußgeld /
+//!   fine", an age for "Alter / age", an exception for "Ausnahme / gilt
+//!   nicht / unless" ([`CUE_GAIN`]); any number at all ([`NUMBER_GAIN`]);
+//! * **rank**: the norm's place among the distinct ranked norms
+//!   ([`RANK_WEIGHTS`]).
+//!
+//! The best units (at most [`EVIDENCE_MAX_UNITS`], [`EVIDENCE_MAX_PER_NORM`]
+//! per norm, each at least [`EVIDENCE_MIN_SHARE`] of the best score) are the
+//! evidence: the extractive answer quotes them with their pinpoints, and the
+//! answer model gets them as its sources.
+
+use crate::gate::split_sentences;
+use paragraf_types::{Evidence, Lang, NormRef};
+use std::collections::BTreeSet;
+
+/// Most units an answer quotes.
+pub const EVIDENCE_MAX_UNITS: usize = 4;
+/// Most units quoted from one norm.
+pub const EVIDENCE_MAX_PER_NORM: usize = 3;
+/// A unit is quoted only when its score reaches this share of the best
+/// unit's score (the best is always quoted).
+pub const EVIDENCE_MIN_SHARE: f64 = 0.5;
+/// Distinct norms (in rank order) whose units are considered, with the weight
+/// of each place: the primary norm counts fully, the next ones less.
+pub const RANK_WEIGHTS: [f64; 3] = [1.0, 0.75, 0.55];
+/// Added to the term score of a unit that holds what the question asks for
+/// (a deadline, threshold, amount, age, exception).
+pub const CUE_GAIN: f64 = 0.35;
+/// Added to the term score of a unit holding any number.
+pub const NUMBER_GAIN: f64 = 0.05;
+/// Characters of a list's lead-in kept with its item.
+pub const LEAD_IN_MAX_CHARS: usize = 220;
+/// Characters of a unit's text kept in the quote.
+pub const UNIT_MAX_CHARS: usize = 700;
+
+/// One citable unit of a norm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    pub norm: NormRef,
+    pub regulation: String,
+    /// `§ 38 Abs. 1 Satz 1 BDSG`.
+    pub pinpoint: String,
+    pub text: String,
+    /// The list's lead-in for a numbered or lettered item.
+    pub lead_in: Option<String>,
+    pub lang: Lang,
+    /// Position in the norm (document order).
+    pub pos: usize,
+}
+
+impl Unit {
+    /// The text a reader needs: the lead-in (shortened), then the unit.
+    pub fn quote(&self) -> String {
+        let text = shorten(&self.text, UNIT_MAX_CHARS);
+        match &self.lead_in {
+            Some(l) => format!("{} … {}", shorten_tail(l, LEAD_IN_MAX_CHARS), text),
+            None => text,
+        }
+    }
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(max).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(a, _)| a);
+    format!("{cut} …")
+}
+
+/// The end of a lead-in (the words just before the list matter most).
+fn shorten_tail(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
+    }
+    let tail: String = s.chars().skip(n - max).collect();
+    let tail = tail.split_once(' ').map_or(tail.as_str(), |(_, b)| b);
+    format!("… {tail}")
+}
+
+/// Marker at the start of a line, by kind.
+#[derive(Debug, Clone, PartialEq)]
+enum Marker {
+    /// `(1)` German Absatz; `1.` English paragraph of an EU act.
+    Absatz(String),
+    /// `1.` German Nummer; `(1)` English numbered point.
+    Nummer(String),
+    /// `a)` German, `(a)` English.
+    Buchstabe(String),
+    /// `(i)` English sub-point, `aa)` German.
+    Sub(String),
+}
+
+fn is_roman(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| "ivx".contains(c))
+}
+
+/// Split a line into its marker and the rest.
+fn marker(line: &str, lang: Lang, last_letter: Option<char>) -> Option<(Marker, &str)> {
+    let l = line.trim_start();
+    // (1) / (1a) / (a) / (i)
+    if let Some(rest) = l.strip_prefix('(') {
+        let (inner, after) = rest.split_once(')')?;
+        if inner.is_empty() || inner.len() > 5 {
+            return None;
+        }
+        let after = after.trim_start();
+        if inner.chars().next()?.is_ascii_digit()
+            && inner.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return Some(match lang {
+                Lang::De => (Marker::Absatz(inner.to_string()), after),
+                Lang::En => (Marker::Nummer(inner.to_string()), after),
+            });
+        }
+        if inner.chars().all(|c| c.is_ascii_lowercase()) {
+            let letter_next = inner.len() == 1
+                && last_letter
+                    .is_some_and(|p| (p as u8 + 1) as char == inner.chars().next().unwrap_or('a'));
+            if is_roman(inner) && !letter_next && !(inner == "i" && last_letter.is_none()) {
+                return Some((Marker::Sub(inner.to_string()), after));
+            }
+            if inner.len() == 1 {
+                return Some((Marker::Buchstabe(inner.to_string()), after));
+            }
+        }
+        return None;
+    }
+    // 1. / 12a. / a) / aa)
+    let head: String = l
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    if head.is_empty() || head.len() > 4 {
+        return None;
+    }
+    let after = &l[head.len()..];
+    if head.chars().next()?.is_ascii_digit() && head.chars().all(|c| c.is_ascii_alphanumeric()) {
+        let rest = after.strip_prefix('.')?;
+        if !rest.starts_with(char::is_whitespace) && !rest.is_empty() {
+            return None;
+        }
+        let rest = rest.trim_start();
+        return Some(match lang {
+            Lang::De => (Marker::Nummer(head), rest),
+            Lang::En => (Marker::Absatz(head), rest),
+        });
+    }
+    if head.chars().all(|c| c.is_ascii_lowercase()) {
+        let rest = after.strip_prefix(')')?.trim_start();
+        return Some(if head.len() == 1 {
+            (Marker::Buchstabe(head), rest)
+        } else {
+            (Marker::Sub(head), rest)
+        });
+    }
+    None
+}
+
+/// The first Absatz number of a chunk citation (`§ 32 Abs. 1–3 BSIG` → 1).
+pub fn first_absatz(citation: &str) -> Option<String> {
+    let i = citation.find("Abs. ")?;
+    let n: String = citation[i + 5..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    (!n.is_empty()).then_some(n)
+}
+
+/// Split one norm's text (its chunks of one language, concatenated in
+/// order) into pinpoint units. `label` is the norm label (`§ 38`, `Art. 14`),
+/// `start_absatz` the Absatz the text starts in when it does not open with
+/// one (a continuation chunk).
+pub fn norm_units(
+    norm: &NormRef,
+    label: &str,
+    regulation: &str,
+    text: &str,
+    lang: Lang,
+    start_absatz: Option<String>,
+) -> Vec<Unit> {
+    let mut units: Vec<Unit> = Vec::new();
+    let mut absatz: Option<String> = start_absatz;
+    let mut satz = 0usize;
+    let mut nummer: Option<String> = None;
+    let mut letter: Option<char> = None;
+    let mut lead_in: Option<String> = None;
+    let mut nummer_lead: Option<String> = None;
+    let pin = |abs: &Option<String>, tail: &str| -> String {
+        let mut s = label.to_string();
+        if let Some(a) = abs {
+            s.push_str(" Abs. ");
+            s.push_str(a);
+        }
+        if !tail.is_empty() {
+            s.push(' ');
+            s.push_str(tail);
+        }
+        s.push(' ');
+        s.push_str(regulation);
+        s
+    };
+    let push = |units: &mut Vec<Unit>, pinpoint: String, text: &str, lead: Option<String>| {
+        let t = text.trim();
+        if t.is_empty() {
+            return;
+        }
+        let pos = units.len();
+        units.push(Unit {
+            norm: norm.clone(),
+            regulation: regulation.to_string(),
+            pinpoint,
+            text: t.to_string(),
+            lead_in: lead,
+            lang,
+            pos,
+        });
+    };
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match marker(line, lang, letter) {
+            Some((Marker::Absatz(n), rest)) => {
+                absatz = Some(n);
+                satz = 0;
+                nummer = None;
+                letter = None;
+                nummer_lead = None;
+                for s in split_sentences(rest) {
+                    satz += 1;
+                    push(&mut units, pin(&absatz, &format!("Satz {satz}")), &s, None);
+                }
+                lead_in = Some(rest.to_string());
+            }
+            Some((Marker::Nummer(n), rest)) => {
+                letter = None;
+                let tail = format!("Nr. {n}");
+                push(&mut units, pin(&absatz, &tail), rest, lead_in.clone());
+                nummer_lead = Some(rest.to_string());
+                nummer = Some(n);
+            }
+            Some((Marker::Buchstabe(b), rest)) => {
+                letter = b.chars().next();
+                let tail = match &nummer {
+                    Some(n) => format!("Nr. {n} lit. {b}"),
+                    None => format!("lit. {b}"),
+                };
+                let lead = nummer_lead.clone().or_else(|| lead_in.clone());
+                push(&mut units, pin(&absatz, &tail), rest, lead);
+            }
+            Some((Marker::Sub(_), rest)) => {
+                // a sub-point belongs to the item above it
+                if let Some(last) = units.last_mut() {
+                    last.text.push(' ');
+                    last.text.push_str(rest.trim());
+                }
+            }
+            None => {
+                // text after a list, or a paragraph without a marker: sentences
+                nummer = None;
+                letter = None;
+                nummer_lead = None;
+                for s in split_sentences(line) {
+                    satz += 1;
+                    push(&mut units, pin(&absatz, &format!("Satz {satz}")), &s, None);
+                }
+                lead_in = Some(line.to_string());
+            }
+        }
+    }
+    units
+}
+
+/// What kind of fact a question asks for (cue features).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Asks {
+    pub deadline: bool,
+    pub threshold: bool,
+    pub amount: bool,
+    pub age: bool,
+    pub exception: bool,
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn any_prefix(ws: &[String], prefixes: &[&str]) -> bool {
+    ws.iter().any(|w| prefixes.iter().any(|p| w.starts_with(p)))
+}
+
+fn phrase(text: &str, phrases: &[&str]) -> bool {
+    let t = text.to_lowercase();
+    phrases.iter().any(|p| t.contains(p))
+}
+
+impl Asks {
+    /// Read the question's cue words (German and English).
+    pub fn of(question: &str) -> Asks {
+        let ws = words(question);
+        Asks {
+            deadline: phrase(
+                question,
+                &[
+                    "bis wann",
+                    "wie lange",
+                    "wie schnell",
+                    "wie zügig",
+                    "how quickly",
+                    "how long",
+                    "how soon",
+                    "by when",
+                    "wie viel zeit",
+                ],
+            ) || any_prefix(
+                &ws,
+                &[
+                    "wann",
+                    "frist",
+                    "deadline",
+                    "innerhalb",
+                    "when",
+                    "within",
+                    "zeitraum",
+                    "dauer",
+                ],
+            ),
+            threshold: phrase(
+                question,
+                &[
+                    "ab wie viel",
+                    "wie viele",
+                    "ab welcher größe",
+                    "ab welcher anzahl",
+                    "how many",
+                    "how large",
+                    "ab wann",
+                ],
+            ) || any_prefix(
+                &ws,
+                &[
+                    "schwellenwert",
+                    "mindestens",
+                    "threshold",
+                    "beschäftigt",
+                    "mitarbeiter",
+                    "personen",
+                    "leute",
+                    "employees",
+                ],
+            ),
+            amount: phrase(
+                question,
+                &[
+                    "wie hoch",
+                    "wie teuer",
+                    "how much",
+                    "maximum fine",
+                    "höchst",
+                ],
+            ) || any_prefix(
+                &ws,
+                &[
+                    "bußgeld",
+                    "bussgeld",
+                    "geldbuße",
+                    "geldbusse",
+                    "strafe",
+                    "fine",
+                    "penalt",
+                    "sanktion",
+                    "betrag",
+                ],
+            ),
+            age: phrase(
+                question,
+                &["welchem alter", "wie alt", "what age", "how old"],
+            ) || any_prefix(
+                &ws,
+                &[
+                    "alter",
+                    "jugendlich",
+                    "kind",
+                    "minderjährig",
+                    "age",
+                    "child",
+                    "minor",
+                ],
+            ),
+            exception: any_prefix(
+                &ws,
+                &[
+                    "ausnahm",
+                    "exception",
+                    "ausgenommen",
+                    "befreit",
+                    "exempt",
+                    "unless",
+                ],
+            ) || phrase(question, &["gilt nicht", "es sei denn", "does not apply"]),
+        }
+    }
+}
+
+/// Whether a unit states what the question asks for.
+fn cue(text: &str, asks: Asks) -> bool {
+    let ws = words(text);
+    let has_num = text.chars().any(|c| c.is_ascii_digit())
+        || any_prefix(
+            &ws,
+            &[
+                "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "zehn", "zwölf",
+                "one", "two", "three", "six", "ten",
+            ],
+        );
+    (asks.deadline
+        && (any_prefix(
+            &ws,
+            &[
+                "stunde",
+                "tag",
+                "woche",
+                "monat",
+                "jahr",
+                "unverzüglich",
+                "frist",
+                "spätestens",
+                "binnen",
+                "hour",
+                "day",
+                "month",
+                "year",
+                "undue",
+                "deadline",
+                "without",
+            ],
+        ) && (has_num || phrase(text, &["unverzüglich", "without undue delay"]))))
+        || (asks.threshold
+            && has_num
+            && any_prefix(
+                &ws,
+                &[
+                    "person",
+                    "beschäftig",
+                    "mitarbeit",
+                    "arbeitnehm",
+                    "employ",
+                    "mindestens",
+                    "least",
+                    "weniger",
+                    "mehr als",
+                    "more",
+                ],
+            ))
+        || (asks.amount
+            && (phrase(
+                text,
+                &["eur", "euro", "%", "prozent", "per cent", "percent"],
+            ) && has_num))
+        || (asks.age
+            && any_prefix(
+                &ws,
+                &[
+                    "lebensjahr",
+                    "jahr",
+                    "alter",
+                    "age",
+                    "years",
+                    "kind",
+                    "child",
+                ],
+            )
+            && has_num)
+        || (asks.exception
+            && (phrase(
+                text,
+                &[
+                    "gilt nicht",
+                    "es sei denn",
+                    "ausgenommen",
+                    "findet keine anwendung",
+                    "does not apply",
+                    "unless",
+                    "shall not apply",
+                ],
+            )))
+}
+
+/// A scored unit.
+#[derive(Debug, Clone)]
+pub struct ScoredUnit {
+    pub unit: Unit,
+    pub score: f64,
+    /// Place of the unit's norm among the distinct ranked norms (0-based).
+    pub norm_rank: usize,
+}
+
+/// Score units against the question. `unit_terms` analyses a unit's text in
+/// its language; `idf` weighs a term; `terms_de` / `terms_en` are the
+/// question's analysed terms in each language (own or translated).
+pub fn score_units(
+    units: Vec<(usize, Unit)>,
+    asks: Asks,
+    terms_de: &[String],
+    terms_en: &[String],
+    unit_terms: &dyn Fn(&str, Lang) -> Vec<String>,
+    idf: &dyn Fn(&str) -> f64,
+) -> Vec<ScoredUnit> {
+    let mass = |ts: &[String]| ts.iter().map(|t| idf(t)).sum::<f64>();
+    let (mass_de, mass_en) = (mass(terms_de), mass(terms_en));
+    units
+        .into_iter()
+        .map(|(norm_rank, unit)| {
+            let (q, m) = match unit.lang {
+                Lang::De => (terms_de, mass_de),
+                Lang::En => (terms_en, mass_en),
+            };
+            let mut text = unit.text.clone();
+            if let Some(l) = &unit.lead_in {
+                text.push(' ');
+                text.push_str(l);
+            }
+            let have: BTreeSet<String> = unit_terms(&text, unit.lang).into_iter().collect();
+            let got: f64 = q.iter().filter(|t| have.contains(*t)).map(|t| idf(t)).sum();
+            let lexical = if m > 0.0 { got / m } else { 0.0 };
+            let mut score = lexical;
+            if cue(&unit.text, asks) {
+                score += CUE_GAIN;
+            }
+            if unit.text.chars().any(|c| c.is_ascii_digit()) {
+                score += NUMBER_GAIN;
+            }
+            let w = RANK_WEIGHTS.get(norm_rank).copied().unwrap_or(0.0);
+            ScoredUnit {
+                unit,
+                score: score * w,
+                norm_rank,
+            }
+        })
+        .collect()
+}
+
+/// Pick the evidence: best first, within the limits, then in reading order
+/// (norm rank, position in the norm).
+pub fn select(mut scored: Vec<ScoredUnit>) -> Vec<ScoredUnit> {
+    scored.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.norm_rank.cmp(&b.norm_rank))
+            .then(a.unit.pos.cmp(&b.unit.pos))
+    });
+    let best = scored.first().map_or(0.0, |s| s.score);
+    let mut out: Vec<ScoredUnit> = Vec::new();
+    for s in scored {
+        if out.len() >= EVIDENCE_MAX_UNITS {
+            break;
+        }
+        if !out.is_empty() && s.score < EVIDENCE_MIN_SHARE * best {
+            break;
+        }
+        if out.iter().filter(|o| o.unit.norm == s.unit.norm).count() >= EVIDENCE_MAX_PER_NORM {
+            continue;
+        }
+        if out
+            .iter()
+            .any(|o| o.unit.pinpoint == s.unit.pinpoint && o.unit.lang == s.unit.lang)
+        {
+            continue;
+        }
+        out.push(s);
+    }
+    out.sort_by(|a, b| {
+        a.norm_rank
+            .cmp(&b.norm_rank)
+            .then(a.unit.pos.cmp(&b.unit.pos))
+    });
+    out
+}
+
+/// The evidence entries of selected units.
+pub fn to_evidence(
+    selected: &[ScoredUnit],
+    url_of: &dyn Fn(&str) -> Option<String>,
+) -> Vec<Evidence> {
+    selected
+        .iter()
+        .map(|s| Evidence {
+            pinpoint: s.unit.pinpoint.clone(),
+            norm: s.unit.norm.as_str().to_string(),
+            regulation: s.unit.regulation.clone(),
+            text: s.unit.quote(),
+            url: url_of(&s.unit.regulation),
+            lang: s.unit.lang,
+        })
+        .collect()
+}
+
+/// The extractive answer text: each unit quoted with its pinpoint and its
+/// `[n]`, after a lead-in sentence in the question's language.
+pub fn extractive_text(evidence: &[Evidence], lang: Lang) -> String {
+    let mut s = String::from(match lang {
+        Lang::De => "Die einschlägigen Vorschriften lauten:",
+        Lang::En => "The relevant provisions read:",
+    });
+    for (i, e) in evidence.iter().enumerate() {
+        s.push_str(&format!("\n- {}: „{}“ [{}]", e.pinpoint, e.text, i + 1));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nr(s: &str) -> NormRef {
+        NormRef(s.into())
+    }
+
+    #[test]
+    fn german_paragraphs_sentences_numbers_letters() {
+        let text = "(1) Die Stelle benennt einen Beauftragten, soweit sie mindestens 20 Personen beschäftigt. Das gilt auch für Auftragsverarbeiter.\n(2) Folgende Angaben sind zu melden:\n1. unverzüglich, spätestens nach 24 Stunden, eine Erstmeldung;\n2. nach 72 Stunden eine Meldung mit\na) der Art der Bedrohung;\nb) den Maßnahmen.\nDie Pflicht nach Satz 1 gilt ab Einrichtung des Meldewegs.";
+        let u = norm_units(&nr("§ 9 XG"), "§ 9", "XG", text, Lang::De, None);
+        let pins: Vec<&str> = u.iter().map(|u| u.pinpoint.as_str()).collect();
+        assert_eq!(
+            pins,
+            vec![
+                "§ 9 Abs. 1 Satz 1 XG",
+                "§ 9 Abs. 1 Satz 2 XG",
+                "§ 9 Abs. 2 Satz 1 XG",
+                "§ 9 Abs. 2 Nr. 1 XG",
+                "§ 9 Abs. 2 Nr. 2 XG",
+                "§ 9 Abs. 2 Nr. 2 lit. a XG",
+                "§ 9 Abs. 2 Nr. 2 lit. b XG",
+                "§ 9 Abs. 2 Satz 2 XG",
+            ]
+        );
+        assert_eq!(
+            u[3].lead_in.as_deref(),
+            Some("Folgende Angaben sind zu melden:")
+        );
+        assert_eq!(
+            u[5].lead_in.as_deref(),
+            Some("nach 72 Stunden eine Meldung mit")
+        );
+        assert!(u[3]
+            .quote()
+            .starts_with("Folgende Angaben sind zu melden: … unverzüglich"));
+    }
+
+    #[test]
+    fn english_paragraphs_points_and_subpoints() {
+        let text = "1.   Manufacturers shall notify:\n(a) an early warning within 24 hours;\n(b) a notification within 72 hours, with\n(i) details;\n(ii) measures;\n(c) a final report.\n2.   The notification shall be submitted to ENISA.";
+        let u = norm_units(&nr("Art. 14 CRA"), "Art. 14", "CRA", text, Lang::En, None);
+        let pins: Vec<&str> = u.iter().map(|u| u.pinpoint.as_str()).collect();
+        assert_eq!(
+            pins,
+            vec![
+                "Art. 14 Abs. 1 Satz 1 CRA",
+                "Art. 14 Abs. 1 lit. a CRA",
+                "Art. 14 Abs. 1 lit. b CRA",
+                "Art. 14 Abs. 1 lit. c CRA",
+                "Art. 14 Abs. 2 Satz 1 CRA",
+            ]
+        );
+        assert!(u[2].text.contains("(ii)") || u[2].text.contains("measures"));
+        // English numbered points of a definitions article
+        let d = "For the purposes of this Regulation:\n(1) ‘provider’ means a person;\n(2) ‘deployer’ means a user;";
+        let u = norm_units(&nr("Art. 3 KI-VO"), "Art. 3", "KI-VO", d, Lang::En, None);
+        assert_eq!(u[1].pinpoint, "Art. 3 Nr. 1 KI-VO");
+        assert_eq!(u[2].pinpoint, "Art. 3 Nr. 2 KI-VO");
+    }
+
+    #[test]
+    fn continuation_chunk_keeps_its_absatz() {
+        assert_eq!(first_absatz("§ 32 Abs. 1–3 BSIG").as_deref(), Some("1"));
+        assert_eq!(first_absatz("§ 32 BSIG"), None);
+        let u = norm_units(
+            &nr("§ 32 BSIG"),
+            "§ 32",
+            "BSIG",
+            "b) Angaben zur Art;",
+            Lang::De,
+            Some("1".into()),
+        );
+        assert_eq!(u[0].pinpoint, "§ 32 Abs. 1 lit. b BSIG");
+    }
+
+    #[test]
+    fn cues_follow_the_question() {
+        let asks = Asks::of("Bis wann muss ein Vorfall gemeldet werden?");
+        assert!(asks.deadline && !asks.amount);
+        assert!(cue(
+            "unverzüglich, spätestens innerhalb von 24 Stunden",
+            asks
+        ));
+        assert!(!cue("Die Meldung enthält eine Beschreibung der Art.", asks));
+        let asks = Asks::of("Wie hoch kann ein Bußgeld werden?");
+        assert!(cue(
+            "Geldbußen von bis zu 20 000 000 EUR oder bis zu 4 %",
+            asks
+        ));
+        let asks = Asks::of("Ab wie vielen Mitarbeitern brauche ich das?");
+        assert!(cue(
+            "soweit sie in der Regel mindestens 20 Personen ständig beschäftigen",
+            asks
+        ));
+    }
+
+    #[test]
+    fn selection_prefers_the_answering_unit_and_keeps_reading_order() {
+        let mk = |pin: &str, text: &str, pos: usize, norm: &str| Unit {
+            norm: nr(norm),
+            regulation: "XG".into(),
+            pinpoint: pin.into(),
+            text: text.into(),
+            lead_in: None,
+            lang: Lang::De,
+            pos,
+        };
+        let units = vec![
+            (
+                0,
+                mk(
+                    "§ 1 Abs. 1 Satz 1 XG",
+                    "Der Verantwortliche meldet Verletzungen der Behörde.",
+                    0,
+                    "§ 1 XG",
+                ),
+            ),
+            (
+                0,
+                mk(
+                    "§ 1 Abs. 1 Satz 2 XG",
+                    "Die Meldung erfolgt binnen 72 Stunden.",
+                    1,
+                    "§ 1 XG",
+                ),
+            ),
+            (
+                0,
+                mk(
+                    "§ 1 Abs. 2 Satz 1 XG",
+                    "Die Behörde veröffentlicht einen Bericht.",
+                    2,
+                    "§ 1 XG",
+                ),
+            ),
+            (
+                1,
+                mk("§ 2 Abs. 1 Satz 1 XG", "Sonstiges ohne Bezug.", 0, "§ 2 XG"),
+            ),
+        ];
+        let q: Vec<String> = vec!["meld".into(), "verletz".into()];
+        let terms = |t: &str, _: Lang| -> Vec<String> {
+            let t = t.to_lowercase();
+            let mut v = Vec::new();
+            if t.contains("meld") {
+                v.push("meld".to_string());
+            }
+            if t.contains("verletz") {
+                v.push("verletz".to_string());
+            }
+            v
+        };
+        let scored = score_units(
+            units,
+            Asks::of("Wann muss eine Verletzung gemeldet werden?"),
+            &q,
+            &[],
+            &terms,
+            &|_| 1.0,
+        );
+        let sel = select(scored);
+        let pins: Vec<&str> = sel.iter().map(|s| s.unit.pinpoint.as_str()).collect();
+        assert_eq!(pins, vec!["§ 1 Abs. 1 Satz 1 XG", "§ 1 Abs. 1 Satz 2 XG"]);
+        let ev = to_evidence(&sel, &|_| Some("https://example.invalid".into()));
+        let text = extractive_text(&ev, Lang::De);
+        assert!(
+            text.contains("§ 1 Abs. 1 Satz 2 XG: „Die Meldung erfolgt binnen 72 Stunden.“ [2]"),
+            "{text}"
+        );
+    }
+}

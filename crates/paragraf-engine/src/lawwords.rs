@@ -1,0 +1,338 @@
+//! The law's own words, read from the loaded index: norm headings, defined
+//! terms and the German ↔ English term table, all through the index's
+//! analyzer so that question and law meet on the same terms (stems,
+//! decompounded parts, folded umlauts).
+//!
+//! The matching rules are pure and live in `paragraf_rank::headings` and
+//! `paragraf_rank::bilingual`; this module only feeds them analysed text.
+
+use paragraf_index::Analyzer;
+use paragraf_rank::{defined_terms_in, BilingualTerms, DefinedTerms, Heading, HeadingTable};
+use paragraf_types::{Chunk, Lang, NormRef, SourceRole};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Analysed, deduplicated terms of `text` as `lang`.
+fn terms(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<String> {
+    let mut v = analyzer.analyze_lang(text, lang);
+    let mut seen = BTreeSet::new();
+    v.retain(|t| seen.insert(t.clone()));
+    v
+}
+
+/// The heading table of all norms of the index: each norm's title in each of
+/// its languages (German and English variants of one norm both name it).
+pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
+    let mut seen: BTreeSet<(NormRef, &str)> = BTreeSet::new();
+    let mut entries = Vec::new();
+    for c in chunks {
+        let title = c.title.trim();
+        if title.is_empty() || !seen.insert((c.norm_ref(), title)) {
+            continue;
+        }
+        entries.push(Heading {
+            norm: c.norm_ref(),
+            text: title.to_string(),
+            terms: terms(analyzer, title, c.lang),
+        });
+    }
+    HeadingTable::new(entries)
+}
+
+/// Defined terms of every definitions norm (role `definition`) of binding
+/// law: the quoted term that opens each definition.
+pub fn defined_terms(chunks: &[Chunk], analyzer: &Analyzer) -> DefinedTerms {
+    let mut entries = Vec::new();
+    for c in chunks {
+        if c.source_role != SourceRole::Definition || !c.source_class.is_binding() {
+            continue;
+        }
+        for surface in defined_terms_in(&c.text) {
+            entries.push((terms(analyzer, &surface, c.lang), surface, c.norm_ref()));
+        }
+    }
+    DefinedTerms::new(entries)
+}
+
+/// One aligned pair of the corpus's parallel texts.
+struct Unit {
+    de: Vec<u32>,
+    en: Vec<u32>,
+}
+
+/// Split a norm's text into its numbered paragraphs: German `(1)`, English
+/// `1.` at the start of a line. One piece when it has none.
+fn paragraphs(text: &str, lang: Lang) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let l = line.trim_start();
+        let starts = match lang {
+            Lang::De => {
+                l.starts_with('(')
+                    && l[1..].split_once(')').is_some_and(|(n, _)| {
+                        !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+                    })
+            }
+            Lang::En => l.split_once('.').is_some_and(|(n, rest)| {
+                !n.is_empty()
+                    && n.len() <= 3
+                    && n.chars().all(|c| c.is_ascii_digit())
+                    && rest.starts_with(char::is_whitespace)
+            }),
+        };
+        if starts || out.is_empty() {
+            out.push(line.to_string());
+        } else if let Some(last) = out.last_mut() {
+            last.push('\n');
+            last.push_str(line);
+        }
+    }
+    out
+}
+
+/// A derived term pair with its statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermPair {
+    pub de: String,
+    pub en: String,
+    /// Aligned units holding both.
+    pub both: u32,
+    /// Dice coefficient `2·both / (units with de + units with en)`.
+    pub dice: f64,
+}
+
+/// Fewest aligned units a pair must share.
+pub const TERMS_MIN_BOTH: u32 = 3;
+/// Lowest Dice coefficient of a kept pair.
+pub const TERMS_MIN_DICE: f64 = 0.3;
+
+/// Derive the German ↔ English term table from the parallel texts in the
+/// index: every norm present in both languages (same `NormRef`), aligned by
+/// numbered paragraph when both versions have the same number of
+/// paragraphs, else as a whole; headings are units of their own. A pair is
+/// kept when each term is the other's best partner by Dice (ties: more
+/// shared units, then the term), with at least [`TERMS_MIN_BOTH`] shared
+/// units and Dice ≥ [`TERMS_MIN_DICE`]. Numbers and § / Art. tokens are left
+/// out. Deterministic: the output is sorted.
+pub fn derive_bilingual_terms(chunks: &[Chunk], analyzer: &Analyzer) -> Vec<TermPair> {
+    // norm → lang → (title, text in chunk order)
+    let mut by_norm: BTreeMap<NormRef, [Option<(String, String)>; 2]> = BTreeMap::new();
+    for c in chunks {
+        let slot = match c.lang {
+            Lang::De => 0,
+            Lang::En => 1,
+        };
+        let e = by_norm.entry(c.norm_ref()).or_default();
+        let s = e[slot].get_or_insert_with(|| (c.title.clone(), String::new()));
+        if !s.1.is_empty() {
+            s.1.push('\n');
+        }
+        s.1.push_str(&c.text);
+    }
+    let mut vocab: HashMap<String, u32> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut id = |t: String| -> u32 {
+        if let Some(&i) = vocab.get(&t) {
+            return i;
+        }
+        let i = names.len() as u32;
+        names.push(t.clone());
+        vocab.insert(t, i);
+        i
+    };
+    let keep = |t: &str| {
+        t.chars().count() >= 3
+            && t.chars().any(char::is_alphabetic)
+            && !t.starts_with('§')
+            && !(t.starts_with("art") && t[3..].chars().next().is_some_and(|c| c.is_ascii_digit()))
+    };
+    let mut units: Vec<Unit> = Vec::new();
+    let push_unit =
+        |de: &str, en: &str, units: &mut Vec<Unit>, id: &mut dyn FnMut(String) -> u32| {
+            let d: Vec<u32> = terms(analyzer, de, Lang::De)
+                .into_iter()
+                .filter(|t| keep(t))
+                .map(&mut *id)
+                .collect();
+            let e: Vec<u32> = terms(analyzer, en, Lang::En)
+                .into_iter()
+                .filter(|t| keep(t))
+                .map(&mut *id)
+                .collect();
+            if !d.is_empty() && !e.is_empty() {
+                units.push(Unit { de: d, en: e });
+            }
+        };
+    for [de, en] in by_norm.values() {
+        let (Some((dt, dx)), Some((et, ex))) = (de, en) else {
+            continue;
+        };
+        if !dt.is_empty() && !et.is_empty() {
+            push_unit(dt, et, &mut units, &mut id);
+        }
+        let dp = paragraphs(dx, Lang::De);
+        let ep = paragraphs(ex, Lang::En);
+        if dp.len() == ep.len() && dp.len() > 1 {
+            for (a, b) in dp.iter().zip(&ep) {
+                push_unit(a, b, &mut units, &mut id);
+            }
+        } else {
+            push_unit(dx, ex, &mut units, &mut id);
+        }
+    }
+    let mut df: HashMap<u32, u32> = HashMap::new();
+    let mut both: HashMap<(u32, u32), u32> = HashMap::new();
+    for u in &units {
+        for &t in u.de.iter().chain(&u.en) {
+            *df.entry(t).or_default() += 1;
+        }
+        for &d in &u.de {
+            for &e in &u.en {
+                *both.entry((d, e)).or_default() += 1;
+            }
+        }
+    }
+    let dice = |d: u32, e: u32, c: u32| 2.0 * f64::from(c) / f64::from(df[&d] + df[&e]);
+    // best partner per term in each direction
+    let better = |a: (f64, u32, &str), b: (f64, u32, &str)| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.cmp(&b.1))
+            .then(b.2.cmp(a.2))
+            .is_gt()
+    };
+    let mut best_de: HashMap<u32, (f64, u32, u32)> = HashMap::new();
+    let mut best_en: HashMap<u32, (f64, u32, u32)> = HashMap::new();
+    for (&(d, e), &c) in &both {
+        if c < TERMS_MIN_BOTH {
+            continue;
+        }
+        let x = dice(d, e, c);
+        let cur = best_de.get(&d);
+        if cur.is_none_or(|&(bx, bc, be)| {
+            better((x, c, &names[e as usize]), (bx, bc, &names[be as usize]))
+        }) {
+            best_de.insert(d, (x, c, e));
+        }
+        let cur = best_en.get(&e);
+        if cur.is_none_or(|&(bx, bc, bd)| {
+            better((x, c, &names[d as usize]), (bx, bc, &names[bd as usize]))
+        }) {
+            best_en.insert(e, (x, c, d));
+        }
+    }
+    let mut out: Vec<TermPair> = best_de
+        .iter()
+        .filter(|(d, (x, _, e))| *x >= TERMS_MIN_DICE && best_en.get(e).is_some_and(|b| b.2 == **d))
+        .map(|(&d, &(x, c, e))| TermPair {
+            de: names[d as usize].clone(),
+            en: names[e as usize].clone(),
+            both: c,
+            dice: x,
+        })
+        .filter(|p| p.de != p.en)
+        .collect();
+    out.sort_by(|a, b| a.de.cmp(&b.de).then(a.en.cmp(&b.en)));
+    out
+}
+
+/// The term table as the TSV of `paragraf_rank::BilingualTerms`.
+pub fn bilingual_tsv(pairs: &[TermPair], source: &str) -> String {
+    let mut s = String::new();
+    s.push_str("# German <TAB> English analysed terms of the same concept, derived from the\n");
+    s.push_str("# parallel German/English texts of the corpus (same norm, aligned paragraphs)\n");
+    s.push_str(
+        "# by `paragraf index terms` (paragraf_engine::lawwords::derive_bilingual_terms).\n",
+    );
+    s.push_str(&format!("# source: {source}\n"));
+    s.push_str("# de\ten\tshared_units\tdice\n");
+    for p in pairs {
+        s.push_str(&format!("{}\t{}\t{}\t{:.3}\n", p.de, p.en, p.both, p.dice));
+    }
+    s
+}
+
+/// Open the index at `dir` and derive its term table as TSV (for
+/// `paragraf index terms`); also returns the number of pairs.
+pub fn bilingual_tsv_of_index(
+    dir: &std::path::Path,
+) -> Result<(String, usize), crate::EngineError> {
+    let index = paragraf_index::open_index(dir, None)?;
+    let pairs = derive_bilingual_terms(&index.chunks, index.inverted.analyzer());
+    let source = format!(
+        "index of {} chunks, corpus hash {}",
+        index.chunks.len(),
+        &index.manifest.corpus_hash[..12.min(index.manifest.corpus_hash.len())]
+    );
+    Ok((bilingual_tsv(&pairs, &source), pairs.len()))
+}
+
+/// Analysed terms of a question in its own language plus their translations
+/// from the term table, and which were translated.
+pub fn question_terms(
+    analyzer: &Analyzer,
+    query: &str,
+    lang: Lang,
+    table: &BilingualTerms,
+) -> (Vec<String>, Vec<String>) {
+    let own = terms(analyzer, query, lang);
+    let translated = table.translate(&own, lang);
+    (own, translated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paragraf_index::AnalyzerConfig;
+    use paragraf_rank::testing::chunk;
+
+    fn analyzer() -> Analyzer {
+        Analyzer::new(&AnalyzerConfig::default())
+    }
+
+    #[test]
+    fn paragraphs_split_on_numbers() {
+        let de = "(1) Erster Satz.\nweiter\n(2) Zweiter.";
+        assert_eq!(paragraphs(de, Lang::De).len(), 2);
+        let en = "1.   First.\n2.   Second.\n(a) item";
+        assert_eq!(paragraphs(en, Lang::En).len(), 2);
+    }
+
+    #[test]
+    fn parallel_paragraphs_give_term_pairs() {
+        let mut chunks = Vec::new();
+        for i in 1..=4 {
+            chunks.push(
+                chunk("DSGVO", &format!("Art. {i}"))
+                    .lang(Lang::De)
+                    .title("Meldung")
+                    .text(&format!("(1) Die Meldung erfolgt unverzüglich {i}.\n(2) Die Aufsichtsbehörde prüft."))
+                    .build(),
+            );
+            chunks.push(
+                chunk("DSGVO", &format!("Art. {i}"))
+                    .lang(Lang::En)
+                    .title("Notification")
+                    .text(&format!("1.   The notification is made without delay {i}.\n2.   The supervisory authority checks."))
+                    .build(),
+            );
+        }
+        let pairs = derive_bilingual_terms(&chunks, &analyzer());
+        let has = |d: &str, e: &str| pairs.iter().any(|p| p.de == d && p.en == e);
+        assert!(has("meldung", "notif"), "{pairs:?}");
+        // the compound and its parts co-occur with both English words; the
+        // tie is broken deterministically
+        assert!(
+            pairs.iter().any(
+                |p| p.de.starts_with("aufsicht") && (p.en == "supervisori" || p.en == "author")
+            ),
+            "{pairs:?}"
+        );
+        assert_eq!(
+            pairs,
+            derive_bilingual_terms(&chunks, &analyzer()),
+            "deterministic"
+        );
+        let tsv = bilingual_tsv(&pairs, "test");
+        let t = BilingualTerms::from_tsv(&tsv);
+        assert_eq!(t.len(), pairs.len());
+    }
+}

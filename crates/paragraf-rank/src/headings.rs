@@ -1,0 +1,425 @@
+//! The law's own words as ranking signals: norm headings and defined terms.
+//!
+//! Every norm has a heading (`<titel>` of a §, the title of an EU article or
+//! annex, a control's title), and definitions norms name their defined terms
+//! („Pseudonymisierung“, ‘provider’). A question whose content terms cover a
+//! heading strongly names that norm's subject, so the norm gets the seed's
+//! `topicGain` exactly as a lexicon topic does — without a hand entry. The
+//! explanation names the heading and the terms that matched.
+//!
+//! The table holds *analysed* terms (the index analyzer's output: stop words
+//! removed, stemmed, umlauts folded, German compounds split), computed by the
+//! caller, so this module stays pure: no analyzer, no I/O.
+//!
+//! Matching is a BM25F-style heading field with an all-or-most rule instead
+//! of a raw score: with `idf(t) = ln(1 + (N − df + ½)/(df + ½))` over the
+//! headings,
+//!
+//! * `matched = Σ idf(t)` over heading terms that occur in the question,
+//! * `coverage = matched / Σ idf(t)` over all terms of the heading,
+//!
+//! a heading is a *strong match* when `coverage ≥ headingMinCoverage` and
+//! `matched ≥ headingMinWeight` (one rare word or two ordinary ones; a
+//! heading like „Begriffsbestimmungen“ present in every act has a tiny idf
+//! and never fires alone). Of the strong matches the best
+//! `headingMaxNorms` by `matched` (ties: coverage, then norm id) fire, and
+//! only those within `headingRelativeMin × best`.
+
+use crate::params::RankParams;
+use paragraf_types::NormRef;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One heading of the table: the norm, the heading as written, its terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Heading {
+    pub norm: NormRef,
+    /// The heading as the law writes it (for the explanation).
+    pub text: String,
+    /// Analysed terms of the heading, deduplicated.
+    pub terms: Vec<String>,
+}
+
+/// A strong heading match (see the module docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeadingMatch {
+    pub norm: NormRef,
+    /// What matched, for the explanation: `Überschrift „…“` (the heading as
+    /// the law writes it) or `Begriffsbestimmung „…“` (a defined term).
+    pub heading: String,
+    /// The analysed terms of the question that matched.
+    pub terms: Vec<String>,
+    /// `matched / Σ idf` of the heading.
+    pub coverage: f64,
+    /// `Σ idf` of the matched terms.
+    pub weight: f64,
+}
+
+/// Headings of all norms with their term statistics.
+#[derive(Debug, Clone, Default)]
+pub struct HeadingTable {
+    headings: Vec<Heading>,
+    idf: HashMap<String, f64>,
+    postings: HashMap<String, Vec<u32>>,
+}
+
+impl HeadingTable {
+    /// Build the table. Entries with the same norm and the same terms (the
+    /// heading repeated on every Absatz chunk) are kept once; a norm may keep
+    /// several headings (German and English).
+    pub fn new(entries: impl IntoIterator<Item = Heading>) -> HeadingTable {
+        let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
+        let mut headings = Vec::new();
+        for mut h in entries {
+            h.terms.sort();
+            h.terms.dedup();
+            if h.terms.is_empty() {
+                continue;
+            }
+            if seen.insert((h.norm.0.clone(), h.terms.clone())) {
+                headings.push(h);
+            }
+        }
+        headings.sort_by(|a, b| a.norm.0.cmp(&b.norm.0).then(a.text.cmp(&b.text)));
+        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, h) in headings.iter().enumerate() {
+            for t in &h.terms {
+                postings.entry(t.clone()).or_default().push(i as u32);
+            }
+        }
+        let n = headings.len() as f64;
+        let idf = postings
+            .iter()
+            .map(|(t, p)| {
+                let df = p.len() as f64;
+                (t.clone(), (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
+            })
+            .collect();
+        HeadingTable {
+            headings,
+            idf,
+            postings,
+        }
+    }
+
+    /// Number of distinct headings.
+    pub fn len(&self) -> usize {
+        self.headings.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.headings.is_empty()
+    }
+
+    /// Inverse heading frequency of an analysed term (0 when unknown).
+    pub fn idf(&self, term: &str) -> f64 {
+        self.idf.get(term).copied().unwrap_or(0.0)
+    }
+
+    /// The strong heading matches of a question's analysed terms, best first.
+    pub fn matches(&self, query_terms: &[String], p: &RankParams) -> Vec<HeadingMatch> {
+        let q: BTreeSet<&str> = query_terms.iter().map(String::as_str).collect();
+        let mut touched: BTreeSet<u32> = BTreeSet::new();
+        for t in &q {
+            if let Some(ps) = self.postings.get(*t) {
+                touched.extend(ps.iter().copied());
+            }
+        }
+        let mut found: Vec<HeadingMatch> = Vec::new();
+        for i in touched {
+            let h = &self.headings[i as usize];
+            let total: f64 = h.terms.iter().map(|t| self.idf(t)).sum();
+            let matched_terms: Vec<String> = h
+                .terms
+                .iter()
+                .filter(|t| q.contains(t.as_str()))
+                .cloned()
+                .collect();
+            let matched: f64 = matched_terms.iter().map(|t| self.idf(t)).sum();
+            if total <= 0.0 {
+                continue;
+            }
+            let coverage = matched / total;
+            if coverage >= p.heading_min_coverage && matched >= p.heading_min_weight {
+                found.push(HeadingMatch {
+                    norm: h.norm.clone(),
+                    heading: format!("Überschrift „{}“", h.text),
+                    terms: matched_terms,
+                    coverage,
+                    weight: matched,
+                });
+            }
+        }
+        best_matches(found, p)
+    }
+}
+
+/// Order by weight desc, coverage desc, norm id asc; one match per norm;
+/// keep `headingMaxNorms` within `headingRelativeMin × best`.
+fn best_matches(mut found: Vec<HeadingMatch>, p: &RankParams) -> Vec<HeadingMatch> {
+    found.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then(b.coverage.total_cmp(&a.coverage))
+            .then(a.norm.0.cmp(&b.norm.0))
+            .then(a.heading.cmp(&b.heading))
+    });
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    found.retain(|m| seen.insert(m.norm.0.clone()));
+    let best = found.first().map_or(0.0, |m| m.weight);
+    found.retain(|m| m.weight >= p.heading_relative_min * best);
+    found.truncate(p.heading_max_norms);
+    found
+}
+
+/// Defined terms → their definitions norm („Pseudonymisierung“ → Art. 4
+/// DSGVO), used under definition intent: the question asks what a term means,
+/// so the definitions norm that defines that term is its subject.
+#[derive(Debug, Clone, Default)]
+pub struct DefinedTerms {
+    /// (analysed terms of the defined term, its surface form, definitions norm).
+    entries: Vec<(Vec<String>, String, NormRef)>,
+}
+
+impl DefinedTerms {
+    /// Build from (analysed terms, surface form, norm); entries without terms
+    /// are dropped, duplicates kept once.
+    pub fn new(entries: impl IntoIterator<Item = (Vec<String>, String, NormRef)>) -> DefinedTerms {
+        let mut seen: BTreeMap<(Vec<String>, String), String> = BTreeMap::new();
+        for (mut terms, surface, norm) in entries {
+            terms.sort();
+            terms.dedup();
+            if terms.is_empty() {
+                continue;
+            }
+            seen.entry((terms, norm.0.clone())).or_insert(surface);
+        }
+        DefinedTerms {
+            entries: seen
+                .into_iter()
+                .map(|((terms, norm), surface)| (terms, surface, NormRef(norm)))
+                .collect(),
+        }
+    }
+
+    /// Number of defined terms.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Definitions norms whose defined term occurs whole in the question
+    /// (every analysed term of it), restricted to `regulations` when that is
+    /// not empty. Longer terms first; one match per norm.
+    pub fn matches(&self, query_terms: &[String], regulations: &[String]) -> Vec<HeadingMatch> {
+        let q: BTreeSet<&str> = query_terms.iter().map(String::as_str).collect();
+        let mut found: Vec<HeadingMatch> = self
+            .entries
+            .iter()
+            .filter(|(terms, _, norm)| {
+                terms.iter().all(|t| q.contains(t.as_str()))
+                    && (regulations.is_empty()
+                        || regulations
+                            .iter()
+                            .any(|r| norm.0.ends_with(&format!(" {r}"))))
+            })
+            .map(|(terms, surface, norm)| HeadingMatch {
+                norm: norm.clone(),
+                heading: format!("Begriffsbestimmung „{surface}“"),
+                terms: terms.clone(),
+                coverage: 1.0,
+                weight: terms.len() as f64,
+            })
+            .collect();
+        found.sort_by(|a, b| {
+            b.weight
+                .total_cmp(&a.weight)
+                .then(a.norm.0.cmp(&b.norm.0))
+                .then(a.heading.cmp(&b.heading))
+        });
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        found.retain(|m| seen.insert(m.norm.0.clone()));
+        found
+    }
+}
+
+/// Defined terms of a definitions text: the quoted terms that open a
+/// definition — German „…“ / "…", English ‘…’ / '…' / "…" at the start of a
+/// numbered item or sentence. Returns the surface forms in order.
+pub fn defined_terms_in(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim_start();
+        // skip an item number such as "1." / "(1)" / "a)" / "11."
+        let l = l.trim_start_matches(|c: char| c.is_ascii_digit() || "().) ".contains(c));
+        let mut chars = l.char_indices();
+        let Some((_, open)) = chars.next() else {
+            continue;
+        };
+        let close = match open {
+            '„' => '“',
+            '"' => '"',
+            '‘' => '’',
+            '\'' => '\'',
+            '“' => '”',
+            _ => continue,
+        };
+        let rest = &l[open.len_utf8()..];
+        if let Some(end) = rest.find(close) {
+            let term = rest[..end].trim();
+            let words = term.split_whitespace().count();
+            if !term.is_empty() && words <= 6 && term.chars().any(char::is_alphabetic) {
+                out.push(term.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(norm: &str, text: &str, terms: &[&str]) -> Heading {
+        Heading {
+            norm: NormRef(norm.into()),
+            text: text.into(),
+            terms: terms.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn table() -> HeadingTable {
+        HeadingTable::new(vec![
+            h("Art. 4 DSGVO", "Begriffsbestimmungen", &["begriffsbestimm"]),
+            h("Art. 3 CRA", "Begriffsbestimmungen", &["begriffsbestimm"]),
+            h("Art. 3 NIS2", "Definitions", &["definit"]),
+            h(
+                "Art. 33 DSGVO",
+                "Meldung von Verletzungen des Schutzes personenbezogener Daten an die Aufsichtsbehörde",
+                &["meldung", "verletzung", "schutz", "personenbezog", "dat", "aufsichtsbehord"],
+            ),
+            h(
+                "Art. 34 DSGVO",
+                "Benachrichtigung der von einer Verletzung des Schutzes personenbezogener Daten betroffenen Person",
+                &["benachricht", "verletzung", "schutz", "personenbezog", "dat", "betroff", "person"],
+            ),
+            h("§ 5 BDSG", "Benennung", &["benenn"]),
+            h("Art. 37 DSGVO", "Benennung eines Datenschutzbeauftragten", &["benenn", "datenschutzbeauftragt", "datenschutz", "beauftragt"]),
+            h("§ 257 HGB", "Aufbewahrung von Unterlagen. Aufbewahrungsfristen", &["aufbewahr", "unterlag", "aufbewahrungsfrist", "frist"]),
+            h("Art. 1 DSGVO", "Gegenstand und Ziele", &["gegenstand", "ziel"]),
+            h("Art. 1 CRA", "Gegenstand", &["gegenstand"]),
+        ])
+    }
+
+    /// Thresholds scaled to a ten-heading table (the defaults assume thousands).
+    fn small_table_params(min_weight: f64) -> RankParams {
+        RankParams {
+            heading_min_coverage: 0.5,
+            heading_min_weight: min_weight,
+            ..RankParams::default()
+        }
+    }
+
+    fn q(terms: &[&str]) -> Vec<String> {
+        terms.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn strong_heading_match_names_the_norm() {
+        let p = small_table_params(3.0);
+        // "An wen melde ich eine Datenschutzverletzung? Aufsichtsbehörde?"
+        let m = table().matches(
+            &q(&[
+                "meld",
+                "meldung",
+                "verletzung",
+                "aufsichtsbehord",
+                "datenschutz",
+            ]),
+            &p,
+        );
+        assert_eq!(m[0].norm.as_str(), "Art. 33 DSGVO", "{m:?}");
+        // "Wie lange müssen Unterlagen aufbewahrt werden?"
+        let m = table().matches(&q(&["lang", "unterlag", "aufbewahr"]), &p);
+        assert_eq!(m[0].norm.as_str(), "§ 257 HGB", "{m:?}");
+    }
+
+    #[test]
+    fn common_headings_do_not_fire_alone() {
+        let p = small_table_params(3.0);
+        // a heading word present in several acts is too common to name one norm
+        let m = table().matches(&q(&["gegenstand", "vertrag"]), &p);
+        assert!(m.is_empty(), "{m:?}");
+        let m = table().matches(&q(&["begriffsbestimm"]), &p);
+        assert!(m.is_empty(), "{m:?}");
+    }
+
+    #[test]
+    fn partial_cover_of_a_long_heading_is_weak() {
+        let p = small_table_params(3.0);
+        // one ordinary word of a seven-word heading
+        let m = table().matches(&q(&["person", "auskunft"]), &p);
+        assert!(
+            m.iter().all(|m| m.norm.as_str() != "Art. 34 DSGVO"),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn same_norm_same_terms_kept_once_and_order_is_stable() {
+        let t = HeadingTable::new(vec![
+            h("§ 5 BDSG", "Benennung", &["benenn"]),
+            h("§ 5 BDSG", "Benennung", &["benenn"]),
+            h(
+                "Art. 37 DSGVO",
+                "Benennung eines Datenschutzbeauftragten",
+                &["benenn", "datenschutzbeauftragt"],
+            ),
+        ]);
+        assert_eq!(t.len(), 2);
+        let p = small_table_params(0.5);
+        let a = t.matches(&q(&["benenn", "datenschutzbeauftragt"]), &p);
+        let b = t.matches(&q(&["datenschutzbeauftragt", "benenn"]), &p);
+        assert_eq!(a, b);
+        assert_eq!(a[0].norm.as_str(), "Art. 37 DSGVO");
+    }
+
+    #[test]
+    fn defined_terms_are_read_from_definition_items() {
+        let de = "Im Sinne dieser Verordnung bezeichnet der Ausdruck:\n1. „personenbezogene Daten“ alle Informationen, …\n5. „Pseudonymisierung“ die Verarbeitung …";
+        assert_eq!(
+            defined_terms_in(de),
+            vec!["personenbezogene Daten", "Pseudonymisierung"]
+        );
+        let en = "For the purposes of this Regulation:\n(3) ‘provider’ means a natural or legal person\n(4) 'deployer' means";
+        assert_eq!(defined_terms_in(en), vec!["provider", "deployer"]);
+        assert!(defined_terms_in("Die Vorschrift gilt „entsprechend“ für …").is_empty());
+    }
+
+    #[test]
+    fn defined_term_routes_to_its_definitions_norm() {
+        let d = DefinedTerms::new(vec![
+            (
+                q(&["anbiet"]),
+                "Anbieter".into(),
+                NormRef("Art. 3 KI-VO".into()),
+            ),
+            (
+                q(&["pseudonymisier"]),
+                "Pseudonymisierung".into(),
+                NormRef("Art. 4 DSGVO".into()),
+            ),
+            (q(&["anbiet"]), "Anbieter".into(), NormRef("§ 2 DDG".into())),
+        ]);
+        let m = d.matches(&q(&["gilt", "anbiet", "ki"]), &["KI-VO".into()]);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].norm.as_str(), "Art. 3 KI-VO");
+        let m = d.matches(&q(&["bedeut", "pseudonymisier"]), &[]);
+        assert_eq!(m[0].norm.as_str(), "Art. 4 DSGVO");
+    }
+}

@@ -1,0 +1,838 @@
+//! Every topic of the builtin lexicon (`lexicon/query.toml`) fires on
+//! questions in our own words: at least two phrasings per topic (colloquial,
+//! formal, inflected; English where the topic has English signals), each of
+//! which must list the topic in `analyze_query(..).topics` — detected and not
+//! suppressed by a more specific topic.
+//!
+//! The phrasings are deliberately NOT the wording of the eval's golden
+//! question sets, so the lexicon is not tuned to one sentence per concept.
+//! A new `[[topic]]` without at least two phrasings here fails
+//! `every_lexicon_topic_has_two_phrasings`.
+
+use paragraf_rank::{analyze_query, Lexicon};
+use std::collections::BTreeMap;
+
+/// (topic id, questions that must fire it).
+const PHRASINGS: &[(&str, &[&str])] = &[
+    (
+        "dpo",
+        &[
+            "Brauchen wir für unsere Arztpraxis einen betrieblichen Datenschutzbeauftragten?",
+            "Ab wie vielen Leuten in der Kundenbetreuung ist ein DSB Pflicht?",
+            "Does a small online shop have to appoint a data protection officer?",
+        ],
+    ),
+    (
+        "dpo_tasks",
+        &[
+            "Wofür ist ein Datenschutzbeauftragter im Unternehmen eigentlich zuständig?",
+            "Welche Tätigkeiten übernimmt der DSB bei der Schulung der Belegschaft?",
+            "What tasks does the DPO have to perform day to day?",
+        ],
+    ),
+    // English: `require` has only German words (stellung*, abberuf*, kuendig*, …), so an
+    // English question about the DPO's position or dismissal cannot fire this topic.
+    (
+        "dpo_position",
+        &[
+            "Darf der Arbeitgeber den Datenschutzbeauftragten einfach abberufen?",
+            "Ist der DSB bei seiner Arbeit weisungsfrei?",
+            "Genießt ein interner Datenschutzbeauftragter besonderen Kündigungsschutz?",
+            "Can our data protection officer be dismissed for doing his job?",
+        ],
+    ),
+    (
+        "joint_controllers",
+        &[
+            "Wann sind zwei Firmen für eine Datenverarbeitung gemeinsam verantwortlich?",
+            "Was muss eine Vereinbarung zwischen gemeinsamen Verantwortlichen enthalten?",
+            "Are we joint controllers with our marketing partner for a shared campaign?",
+        ],
+    ),
+    (
+        "processor",
+        &[
+            "Brauche ich einen AVV mit meinem Cloud-Hoster?",
+            "Darf ein Auftragsverarbeiter ohne Genehmigung Subunternehmer einschalten?",
+            "Do we need a data processing agreement when payroll is outsourced?",
+        ],
+    ),
+    (
+        "records",
+        &[
+            "Muss auch ein kleiner Sportverein ein Verarbeitungsverzeichnis führen?",
+            "Wie detailliert muss unser VVT sein?",
+            "Who has to keep records of processing activities?",
+        ],
+    ),
+    (
+        "principles",
+        &[
+            "Was besagt der Grundsatz der Zweckbindung?",
+            "Wie weisen wir die Rechenschaftspflicht gegenüber der Behörde nach?",
+            "What does the accountability principle demand from a controller?",
+        ],
+    ),
+    (
+        "legal_basis",
+        &[
+            "Auf welches berechtigte Interesse kann ich das Speichern von Kundendaten stützen?",
+            "Brauche ich für die Datenverarbeitung im Onlineshop überhaupt eine Rechtsgrundlage?",
+            "Is it lawful under the GDPR to process customer data without asking for consent?",
+        ],
+    ),
+    (
+        "consent",
+        &[
+            "Wie muss eine Einwilligung in die Datenverarbeitung dokumentiert werden?",
+            "Ist eine per Häkchen vorausgefüllte Einwilligung wirksam?",
+            "Is consent valid under the GDPR if it is a condition of the contract?",
+        ],
+    ),
+    (
+        "consent_child",
+        &[
+            "Braucht eine Lern-App für Grundschüler die Einwilligung der Eltern?",
+            "Ist die Einwilligung eines Minderjährigen in einen Messenger-Dienst wirksam?",
+            "Do we need consent from a parent before a child under 16 signs up for our game?",
+        ],
+    ),
+    (
+        "special_categories",
+        &[
+            "Darf der Arbeitgeber Gesundheitsdaten seiner Beschäftigten speichern?",
+            "Wann dürfen biometrische Daten wie Fingerabdrücke verarbeitet werden?",
+            "Can an HR system store trade union membership as special category data?",
+        ],
+    ),
+    (
+        "criminal_data",
+        &[
+            "Darf ein Arbeitgeber vor der Einstellung ein erweitertes Führungszeugnis anfordern?",
+            "Dürfen wir Daten über Straftaten von Bewerbern speichern?",
+            "Wann ist die Verarbeitung von Daten über strafrechtliche Verurteilungen erlaubt?",
+        ],
+    ),
+    (
+        "information_duties",
+        &[
+            "Wo muss die Datenschutzerklärung einer App verlinkt sein?",
+            "Wie müssen wir Bewerber über die Verarbeitung ihrer personenbezogenen Daten informieren?",
+            "What must a privacy notice for a mobile app contain?",
+        ],
+    ),
+    (
+        "information_direct",
+        &[
+            "Worüber muss ich Kunden bei der Erhebung ihrer personenbezogenen Daten aufklären?",
+            "Welche Datenschutzhinweise braucht ein Kontaktformular, wenn die Angaben direkt erhoben werden?",
+            "What information is owed when personal data are collected from the data subject?",
+        ],
+    ),
+    (
+        "information_indirect",
+        &[
+            "Welche Informationspflichten gelten, wenn personenbezogene Daten von Dritten erhoben wurden?",
+            "Was gilt für Kundendaten, die wir aus dritten Quellen gekauft haben?",
+            "What must we tell people whose personal data have not been obtained from the data subject directly?",
+        ],
+    ),
+    (
+        "data_subject_rights",
+        &[
+            "Welche Betroffenenrechte muss unser Kundenservice kennen?",
+            "Welche Rechte der Betroffenen gelten auch gegenüber einem Sportverein?",
+            "How do we handle data subject rights requests efficiently?",
+        ],
+    ),
+    (
+        "access",
+        &[
+            "Wie schnell muss eine Selbstauskunft nach DSGVO beantwortet werden?",
+            "Welche Angaben muss eine Auskunft über gespeicherte personenbezogene Daten enthalten?",
+            "How can I exercise my right of access against my former employer under the GDPR?",
+        ],
+    ),
+    (
+        "access_law_enforcement",
+        &[
+            "Kann ich bei der Staatsanwaltschaft Auskunft über meine gespeicherten Daten verlangen?",
+            "Does the police have to grant a right of access to personal data in its files?",
+        ],
+    ),
+    (
+        "rectification",
+        &[
+            "Wie lässt sich eine falsche Adresse in der Kundendatei berichtigen?",
+            "Can I demand rectification of an outdated job title in the HR system?",
+        ],
+    ),
+    (
+        "erasure",
+        &[
+            "Wann darf ich die Löschung meines Kundenkontos verlangen?",
+            "Wie lange dürfen Bewerberdaten nach einer Absage gespeichert werden, bevor sie zu löschen sind?",
+            "Does the GDPR right to be forgotten cover search engine results?",
+        ],
+    ),
+    (
+        "erasure_law_enforcement",
+        &[
+            "Wie lange darf eine Strafverfolgungsbehörde Daten aus einem eingestellten Verfahren behalten, bevor die Löschung fällig ist?",
+            "Kann ich von der Staatsanwaltschaft die Berichtigung falscher Einträge verlangen?",
+            "Is there a right to erasure of police records after an acquittal?",
+        ],
+    ),
+    (
+        "restriction",
+        &[
+            "Wann kann ich statt Löschung eine Einschränkung der Verarbeitung verlangen?",
+            "Reicht eine Sperrung der Kundendaten, solange die Aufbewahrungsfrist läuft?",
+            "When can a data subject ask for restriction of processing?",
+        ],
+    ),
+    (
+        "portability",
+        &[
+            "Habe ich beim Anbieterwechsel ein Recht auf Datenübertragbarkeit meiner personenbezogenen Daten?",
+            "Does data portability under the GDPR cover inferred data?",
+        ],
+    ),
+    (
+        "objection",
+        &[
+            "Kann ich der Verwendung meiner personenbezogenen Daten für Direktwerbung widersprechen?",
+            "Is there a right to object to profiling by an insurer under the GDPR?",
+        ],
+    ),
+    (
+        "automated_decisions",
+        &[
+            "Ist eine rein automatisierte Einzelentscheidung über einen Mietvertrag zulässig?",
+            "Welche Rechte habe ich gegen Profiling durch meine Bank?",
+            "Can an online lender rely solely on automated decision-making to reject applicants?",
+        ],
+    ),
+    (
+        "scoring",
+        &[
+            "Wie darf die Schufa meine Bonität berechnen?",
+            "Welche Vorgaben gelten für Wahrscheinlichkeitswerte zur Kreditwürdigkeit?",
+            "Is credit scoring by a bank regulated in German data protection law?",
+        ],
+    ),
+    (
+        "security_of_processing",
+        &[
+            "Welche TOMs muss ein Verantwortlicher für Gesundheitsdaten umsetzen?",
+            "Reicht Verschlüsselung aus, um die Datensicherheit personenbezogener Daten zu gewährleisten?",
+            "Is pseudonymisation enough for security of processing under the GDPR?",
+        ],
+    ),
+    (
+        "privacy_by_design",
+        &[
+            "Was bedeutet Privacy by Default für die Voreinstellungen einer App?",
+            "Wie setze ich Datenschutz durch Technikgestaltung in der Softwareentwicklung um?",
+            "How do we apply privacy by design when building a CRM?",
+        ],
+    ),
+    (
+        "breach",
+        &[
+            "Was ist bei einer Datenpanne im Onlineshop zu tun?",
+            "Wie dokumentieren wir ein Datenleck intern?",
+            "What counts as a personal data breach?",
+        ],
+    ),
+    (
+        "breach_authority",
+        &[
+            "Müssen wir einen verlorenen Laptop mit Kundendaten als Datenpanne melden?",
+            "Welche Angaben gehören in die Meldung eines Datenlecks an die Aufsichtsbehörde?",
+            "Is a data breach that affects only encrypted backups still subject to the 72-hour rule?",
+        ],
+    ),
+    (
+        "breach_data_subjects",
+        &[
+            "Muss ich die Kunden benachrichtigen, wenn ihre Passwörter bei einer Datenpanne abgeflossen sind?",
+            "Reicht eine Pressemitteilung statt einer Benachrichtigung der Betroffenen nach einer Datenschutzverletzung?",
+            "Can a public notice replace communicating a data breach to each affected customer?",
+        ],
+    ),
+    (
+        "dpia",
+        &[
+            "Brauchen wir eine DSFA für den Einsatz von Videoanalyse im Lager?",
+            "Für welche Verarbeitungsvorgänge verlangt die Aufsicht eine Folgenabschätzung?",
+            "Is a DPIA mandatory before rolling out employee monitoring software?",
+        ],
+    ),
+    (
+        "prior_consultation",
+        &[
+            "Wann muss die Aufsichtsbehörde im Wege der vorherigen Konsultation eingebunden werden?",
+            "Is prior consultation needed if the DPIA shows a high residual risk?",
+        ],
+    ),
+    (
+        "third_country",
+        &[
+            "Was ist zu beachten, wenn ein Dienstleister Kundendaten in einem Drittland speichert?",
+            "Darf die Personalabteilung Mitarbeiterdaten an die Konzernmutter in Indien geben, also in einen Drittstaat?",
+            "Does the GDPR allow remote access to customer records from a third country?",
+        ],
+    ),
+    (
+        "adequacy",
+        &[
+            "Gibt es für die Schweiz einen Angemessenheitsbeschluss der EU-Kommission?",
+            "Können wir uns beim Datentransfer in die USA auf das Data Privacy Framework stützen?",
+            "Is there an adequacy decision for the United Kingdom?",
+        ],
+    ),
+    (
+        "safeguards",
+        &[
+            "Reichen Standardvertragsklauseln für die Übermittlung an einen US-Dienstleister?",
+            "Do the new SCCs require a transfer impact assessment?",
+        ],
+    ),
+    (
+        "bcr",
+        &[
+            "Wie lange dauert die Genehmigung von Binding Corporate Rules?",
+            "Können verbindliche interne Datenschutzvorschriften den Datenaustausch im Konzern tragen?",
+            "Who approves BCR for a multinational group?",
+        ],
+    ),
+    (
+        "fines_dp",
+        &[
+            "Mit welchem Bußgeld muss man bei fehlender Datenschutzerklärung rechnen?",
+            "Drohen Strafen, wenn wir Auskunftsanfragen zu spät beantworten?",
+            "How are GDPR fines calculated?",
+        ],
+    ),
+    (
+        "damages_dp",
+        &[
+            "Gibt es Schmerzensgeld wegen eines DSGVO-Verstoßes, und wie hoch fällt es aus?",
+            "Kann ein Kunde nach einer Datenpanne Schadensersatz verlangen?",
+            "Can I claim compensation for distress caused by a GDPR violation?",
+        ],
+    ),
+    (
+        "complaint",
+        &[
+            "Bei welcher Aufsichtsbehörde reiche ich eine Beschwerde über unerwünschte Werbemails ein?",
+            "Wie läuft ein Beschwerdeverfahren beim Landesdatenschutzbeauftragten ab?",
+            "Is the right to lodge a complaint free of charge for data subjects?",
+        ],
+    ),
+    (
+        "supervisory_powers",
+        &[
+            "Welche Befugnisse der Aufsichtsbehörde gibt es bei einer Prüfung vor Ort?",
+            "Kann eine Anordnung der Aufsichtsbehörde ein Verarbeitungsverbot enthalten?",
+        ],
+    ),
+    (
+        "employee_data",
+        &[
+            "Welche Mitarbeiterdaten darf die Personalabteilung erheben?",
+            "Dürfen Bewerberdaten an die Konzernmutter weitergegeben werden?",
+            "Which rules apply to processing employee data in the employment context in Germany?",
+        ],
+    ),
+    (
+        "video",
+        &[
+            "Ist die Aufnahme mit einer Dashcam im Auto erlaubt?",
+            "Muss ein Hinweisschild auf die Videoüberwachung im Parkhaus hängen?",
+            "Are CCTV cameras in a shared hallway lawful?",
+        ],
+    ),
+    // English: `require` has only German words (ueberwach*, aufzeichn*, filmen, …).
+    (
+        "video_monitoring",
+        &[
+            "Darf der Vermieter den Innenhof per Kamera beobachten?",
+            "Wie lange darf eine Tankstelle Videos von Kunden aufzeichnen und speichern?",
+            "Is CCTV surveillance of a shop entrance lawful?",
+        ],
+    ),
+    (
+        "employee_monitoring",
+        &[
+            "Darf der Chef die Dienstwagen der Mitarbeiter per GPS verfolgen?",
+            "Ist ein Keylogger auf Arbeitsplatz-PCs zulässig?",
+            "Can an employer use monitoring software to track employees working from home?",
+        ],
+    ),
+    (
+        "cookies",
+        &[
+            "Brauche ich für Google Analytics ein Cookie-Banner?",
+            "Ist Browser-Fingerprinting ohne Zustimmung erlaubt?",
+            "Do tracking pixels in newsletters require consent?",
+        ],
+    ),
+    (
+        "consent_management",
+        &[
+            "Was leisten anerkannte Dienste zur Einwilligungsverwaltung nach dem TDDDG?",
+            "Can a PIMS replace cookie banners?",
+            "How will consent management services be recognised in Germany?",
+        ],
+    ),
+    (
+        "telecom_secrecy",
+        &[
+            "Dürfen wir als Arbeitgeber private E-Mails auf dem Dienstrechner lesen, oder gilt das Fernmeldegeheimnis?",
+            "Wie wird die Vertraulichkeit der Kommunikation bei Messengerdiensten geschützt?",
+        ],
+    ),
+    (
+        "imprint",
+        &[
+            "Brauche ich auf meinem Instagram-Profil ein Impressum?",
+            "Welche Angaben verlangt die Anbieterkennzeichnung für Online-Shops?",
+        ],
+    ),
+    (
+        "image_rights",
+        &[
+            "Dürfen wir Mitarbeiterfotos auf der Firmenwebsite zeigen?",
+            "Gilt das Recht am eigenen Bild auch für Gäste einer Firmenfeier?",
+            "Darf ich Bildnisse von Passanten ohne Zustimmung verbreiten?",
+        ],
+    ),
+    (
+        "advertising",
+        &[
+            "Ist Kaltakquise per Telefon bei Geschäftskunden erlaubt?",
+            "Darf ich Bestandskunden ohne Opt-in einen Newsletter schicken?",
+            "Can we send our newsletter to existing customers without a fresh opt-in?",
+        ],
+    ),
+    (
+        "nis2_scope",
+        &[
+            "Ab welchem Schwellenwert ist ein Betrieb von NIS2 betroffen?",
+            "Welche Unternehmen müssen die NIS2-Pflichten erfüllen?",
+            "Ist ein Hersteller von Medizinprodukten von NIS2 betroffen?",
+        ],
+    ),
+    (
+        "nis2_risk_management",
+        &[
+            "Welche Cybersicherheitsmaßnahmen schreibt das BSIG für Einrichtungen vor?",
+            "Wie baut ein Krankenhaus ein Risikomanagement für seine IT-Sicherheit auf?",
+            "Does the NIS2 risk management duty cover the security of our suppliers?",
+        ],
+    ),
+    (
+        "kritis_requirements",
+        &[
+            "Welche zusätzlichen Pflichten haben Betreiber kritischer Anlagen nach dem BSIG?",
+            "Was müssen Wasserversorger als kritische Infrastruktur absichern?",
+        ],
+    ),
+    (
+        "nis2_reporting",
+        &[
+            "Was gehört in die Frühwarnung nach einem Cyberangriff?",
+            "Welche Fristen gelten für Vorfallsmeldungen nach dem BSIG?",
+            "Which incident reporting deadlines apply to essential entities under NIS2?",
+        ],
+    ),
+    (
+        "nis2_registration",
+        &[
+            "Bis wann muss sich eine NIS2-Einrichtung beim BSI registrieren?",
+            "Welche Angaben verlangt die Registrierungspflicht nach dem BSIG?",
+        ],
+    ),
+    (
+        "nis2_management",
+        &[
+            "Haftet die Geschäftsleitung persönlich für Mängel in der Cybersicherheit?",
+            "Muss der Vorstand selbst an Schulungen zur Cybersicherheit teilnehmen?",
+            "What must management bodies do under NIS2?",
+        ],
+    ),
+    (
+        "nis2_fines",
+        &[
+            "Welche Bußgelder drohen bei Verstößen gegen NIS2?",
+            "How high are penalties for essential entities under the BSIG?",
+        ],
+    ),
+    (
+        "cra_obligations",
+        &[
+            "Welche Pflichten treffen Hersteller vernetzter Geräte nach dem CRA?",
+            "Muss ein Hersteller von Produkten mit digitalen Elementen eine Konformitätsbewertung durchführen?",
+            "What obligations do manufacturers of IoT devices have?",
+        ],
+    ),
+    (
+        "cra_essential_requirements",
+        &[
+            "Was bedeutet Security by Default für Router-Hersteller?",
+            "Erfüllt eine App ohne Update-Mechanismus die grundlegenden Anforderungen des CRA?",
+            "Do smart door locks have to meet the essential requirements of the Cyber Resilience Act?",
+        ],
+    ),
+    (
+        "cra_reporting",
+        &[
+            "Ab wann gilt die Pflicht, aktiv ausgenutzte Lücken in Firmware an die ENISA zu melden?",
+            "Who receives notifications of actively exploited vulnerabilities under the CRA?",
+        ],
+    ),
+    (
+        "cra_reporting_2",
+        &[
+            "Gibt es eine Meldepflicht für Schwachstellen in Smart-Home-Software?",
+            "What are the vulnerability reporting duties for software vendors?",
+        ],
+    ),
+    (
+        "cra_vulnerability_handling",
+        &[
+            "Wie lange muss ein Hersteller Sicherheitsupdates für seine Geräte bereitstellen?",
+            "Ist eine SBOM für Software-Produkte verpflichtend?",
+            "What does vulnerability handling under the CRA involve?",
+        ],
+    ),
+    (
+        "cra_fines",
+        &[
+            "Welche Geldbußen sieht der CRA für Hersteller vor?",
+            "What penalties apply under the Cyber Resilience Act?",
+        ],
+    ),
+    (
+        "cra_important_products",
+        &[
+            "Welche Router gelten als wichtige Produkte nach dem CRA?",
+            "Which critical products need a European cybersecurity certificate?",
+        ],
+    ),
+    (
+        "dora_ict_risk",
+        &[
+            "Was verlangt DORA vom IKT-Risikomanagement einer Bank?",
+            "What does the ICT risk management framework under DORA include?",
+        ],
+    ),
+    (
+        "dora_incident",
+        &[
+            "Wann ist ein IKT-Vorfall bei einer Versicherung meldepflichtig?",
+            "How do banks classify major ICT-related incidents?",
+        ],
+    ),
+    (
+        "dora_third_party",
+        &[
+            "Welche Verträge braucht eine Bank mit IKT-Drittdienstleistern?",
+            "How should a bank manage ICT third-party risk under DORA?",
+        ],
+    ),
+    (
+        "ai_prohibited",
+        &[
+            "Ist Emotionserkennung am Arbeitsplatz nach der KI-Verordnung verboten?",
+            "Darf eine Behörde Bürger per KI im Wege des Social Scoring bewerten?",
+            "Is it prohibited to use AI to infer the emotions of job candidates?",
+        ],
+    ),
+    (
+        "ai_high_risk",
+        &[
+            "Ist ein KI-Tool zur Bewerberauswahl hochriskant?",
+            "Gilt eine KI zur Kreditwürdigkeitsprüfung als Hochrisiko-KI-System?",
+            "Does a credit scoring model fall into a high-risk class under the AI Act?",
+        ],
+    ),
+    (
+        "ai_high_risk_list",
+        &[
+            "Welche Hochrisiko-Bereiche nennt Anhang III?",
+            "Welche Bereiche sind nach Anhang III der KI-Verordnung hochriskant?",
+            "Is education listed in Annex III as a high risk use case?",
+        ],
+    ),
+    (
+        "ai_risk_management",
+        &[
+            "Wie muss das Risikomanagement für ein Hochrisiko-KI-System aussehen?",
+            "What risk management system does the AI Act require?",
+        ],
+    ),
+    (
+        "ai_data_governance",
+        &[
+            "Welche Anforderungen gelten für Trainingsdaten von KI-Systemen?",
+            "How must bias in AI training data be addressed?",
+        ],
+    ),
+    (
+        "ai_human_oversight",
+        &[
+            "Wie stellt man menschliche Aufsicht über ein KI-System sicher?",
+            "What does human oversight of AI mean in practice?",
+        ],
+    ),
+    (
+        "ai_robustness",
+        &[
+            "Welche Genauigkeit muss ein KI-Modell zur Betrugserkennung erreichen?",
+            "What level of robustness and accuracy is expected from high-risk AI?",
+        ],
+    ),
+    (
+        "ai_transparency",
+        &[
+            "Gilt eine Kennzeichnungspflicht für KI-generierte Bilder?",
+            "Wie müssen Deepfakes nach der KI-Verordnung offengelegt werden?",
+            "Do deepfake videos in advertising need a label under the AI Act?",
+        ],
+    ),
+    (
+        "ai_deployer",
+        &[
+            "Was muss ein Krankenhaus als Betreiber eines KI-Systems beachten?",
+            "What obligations do deployers of AI systems have?",
+        ],
+    ),
+    (
+        "ai_provider",
+        &[
+            "Welche Pflichten hat ein Anbieter eines Hochrisiko-KI-Systems?",
+            "What obligations does a provider of an AI recruiting tool have?",
+        ],
+    ),
+    (
+        "ai_fria",
+        &[
+            "Wann ist vor dem Einsatz einer KI eine Grundrechte-Folgenabschätzung nötig?",
+            "Who must carry out a fundamental rights impact assessment for AI?",
+        ],
+    ),
+    (
+        "ai_literacy",
+        &[
+            "Was bedeutet die Pflicht zur KI-Kompetenz für Unternehmen?",
+            "Does the AI literacy obligation apply to all staff using ChatGPT?",
+        ],
+    ),
+    (
+        "ai_gpai",
+        &[
+            "Welche Pflichten haben Anbieter von KI-Modellen mit allgemeinem Verwendungszweck?",
+            "Gelten für KI-Basismodelle besondere Dokumentationspflichten?",
+            "What are the obligations for GPAI model providers?",
+        ],
+    ),
+    (
+        "ai_fines",
+        &[
+            "Wie hoch sind die Bußgelder bei verbotenen KI-Praktiken?",
+            "What fines can be imposed under the AI Act?",
+        ],
+    ),
+    (
+        "product_liability",
+        &[
+            "Gilt die Produkthaftung auch für Software-Updates?",
+            "Bis zu welchem Betrag haften Hersteller für Sachschäden?",
+            "Is a manufacturer liable for damage caused by a defective smart plug?",
+        ],
+    ),
+    (
+        "machinery_requirements",
+        &[
+            "Welche Sicherheits- und Gesundheitsschutzanforderungen gelten für Industrieroboter?",
+            "Which essential health and safety requirements apply to collaborative robots?",
+        ],
+    ),
+    (
+        "machinery_requirements_2",
+        &[
+            "Welche Anforderungen stellt die Maschinenverordnung an Steuerungen?",
+            "What requirements does the new machinery regulation set for software updates?",
+        ],
+    ),
+    (
+        "general_product_safety",
+        &[
+            "Wann gilt ein Verbraucherprodukt als sicheres Produkt?",
+            "Was regelt die Produktsicherheitsverordnung für Online-Marktplätze?",
+            "What is the general safety requirement under the GPSR?",
+        ],
+    ),
+    (
+        "internal_reporting_channel",
+        &[
+            "Darf die interne Meldestelle an eine Anwaltskanzlei ausgelagert werden?",
+            "Können mehrere Konzerngesellschaften ein gemeinsames Hinweisgebersystem nutzen?",
+            "What must an internal reporting channel for whistleblowers offer?",
+        ],
+    ),
+    (
+        "retaliation",
+        &[
+            "Wie schützt das HinSchG Whistleblower vor Repressalien?",
+            "Is a whistleblower protected against retaliation after an anonymous tip?",
+        ],
+    ),
+    (
+        "whistleblower_confidentiality",
+        &[
+            "Wer darf die Identität des Hinweisgebers erfahren?",
+            "Wie weit reicht das Vertraulichkeitsgebot bei Meldungen nach dem HinSchG?",
+        ],
+    ),
+    (
+        "trade_secret",
+        &[
+            "Wann ist eine Kundenliste ein Geschäftsgeheimnis?",
+            "How can a company protect its trade secrets against departing employees?",
+        ],
+    ),
+    (
+        "works_council_monitoring",
+        &[
+            "Hat der Betriebsrat bei der Einführung neuer Software ein Mitbestimmungsrecht?",
+            "Does the works council have a say in employee monitoring tools?",
+        ],
+    ),
+    (
+        "discrimination",
+        &[
+            "Ist eine Stellenanzeige nur für junge Bewerber eine Diskriminierung?",
+            "Welche Ansprüche hat ein Bewerber bei Benachteiligung wegen seines Alters?",
+            "Does German law protect employees against discrimination based on religion?",
+        ],
+    ),
+    (
+        "risk_assessment_workplace",
+        &[
+            "Wie oft muss eine Gefährdungsbeurteilung für Bildschirmarbeitsplätze aktualisiert werden?",
+            "Muss die Gefährdungsbeurteilung auch psychische Belastungen erfassen?",
+        ],
+    ),
+    (
+        "retention_commercial",
+        &[
+            "Wie lange sind Rechnungen für das Finanzamt aufzubewahren?",
+            "Welche Aufbewahrungsfristen gelten für Lohnunterlagen?",
+            "What retention periods apply to commercial records in Germany?",
+        ],
+    ),
+    (
+        "bookkeeping",
+        &[
+            "Ab welchem Umsatz besteht eine Buchführungspflicht für Einzelunternehmer?",
+            "Welche Anforderungen stellt das HGB an eine ordnungsmäßige Buchführung?",
+        ],
+    ),
+    (
+        "tax_secrecy",
+        &[
+            "Darf das Finanzamt Daten an andere Stellen weitergeben, oder gilt das Steuergeheimnis?",
+            "Wer ist an das Steuergeheimnis gebunden?",
+        ],
+    ),
+    (
+        "aml_due_diligence",
+        &[
+            "Welche Sorgfaltspflichten hat ein Immobilienmakler nach dem Geldwäschegesetz?",
+            "What KYC checks must a bank carry out when opening an account?",
+        ],
+    ),
+    (
+        "aml_reporting",
+        &[
+            "Wann muss eine Bank eine Verdachtsmeldung an die FIU abgeben?",
+            "What counts as a suspicious transaction for a car dealer?",
+        ],
+    ),
+];
+
+#[test]
+fn every_phrasing_fires_its_topic() {
+    let lex = Lexicon::builtin();
+    let mut failures = Vec::new();
+    for (id, phrasings) in PHRASINGS {
+        for text in *phrasings {
+            let q = analyze_query(text, &[], lex);
+            if !q.topics.iter().any(|t| t == id) {
+                let signals: Vec<String> = q
+                    .signals
+                    .iter()
+                    .filter(|s| {
+                        matches!(s.feature.as_str(), "topic" | "domain" | "law_enforcement")
+                    })
+                    .map(|s| format!("{}: {} ({})", s.feature, s.signal, s.detail))
+                    .collect();
+                failures.push(format!(
+                    "`{id}` not detected in {text:?}\n    topics {:?}\n    {}",
+                    q.topics,
+                    signals.join("\n    ")
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} phrasing(s) miss their topic:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_lexicon_topic_has_two_phrasings() {
+    let lex = Lexicon::builtin();
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for (id, phrasings) in PHRASINGS {
+        *count.entry(id).or_default() += phrasings.len();
+    }
+    let thin: Vec<String> = lex
+        .topics
+        .iter()
+        .filter(|t| count.get(t.id.as_str()).copied().unwrap_or(0) < 2)
+        .map(|t| t.id.clone())
+        .collect();
+    assert!(
+        thin.is_empty(),
+        "topics with fewer than two phrasings in PHRASINGS: {thin:?}"
+    );
+    let unknown: Vec<&str> = count
+        .keys()
+        .copied()
+        .filter(|id| !lex.topics.iter().any(|t| t.id == *id))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "PHRASINGS names unknown topics: {unknown:?}"
+    );
+}
+
+#[test]
+fn phrasings_are_distinct() {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for (id, phrasings) in PHRASINGS {
+        assert!(ids.insert(*id), "topic `{id}` has two rows; merge them");
+        for text in *phrasings {
+            assert!(seen.insert(*text), "phrasing listed twice: {text:?}");
+        }
+    }
+}
