@@ -30,7 +30,7 @@ use paragraf_types::{Evidence, Lang, NormRef};
 use std::collections::BTreeSet;
 
 /// Most units an answer quotes.
-pub const EVIDENCE_MAX_UNITS: usize = 4;
+pub const EVIDENCE_MAX_UNITS: usize = 5;
 /// Most units quoted from one norm.
 pub const EVIDENCE_MAX_PER_NORM: usize = 3;
 /// A unit is quoted only when its score reaches this share of the best
@@ -41,7 +41,7 @@ pub const EVIDENCE_MIN_SHARE: f64 = 0.5;
 pub const RANK_WEIGHTS: [f64; 3] = [1.0, 0.75, 0.55];
 /// Added to the term score of a unit that holds what the question asks for
 /// (a deadline, threshold, amount, age, exception).
-pub const CUE_GAIN: f64 = 0.35;
+pub const CUE_GAIN: f64 = 0.6;
 /// Added to the term score of a unit holding any number.
 pub const NUMBER_GAIN: f64 = 0.05;
 /// Characters of a list's lead-in kept with its item.
@@ -345,6 +345,12 @@ impl Asks {
                     "within",
                     "zeitraum",
                     "dauer",
+                    // a reporting duty is defined by its deadlines
+                    "meldepflicht",
+                    "melden",
+                    "meldung",
+                    "report",
+                    "notif",
                 ],
             ),
             threshold: phrase(

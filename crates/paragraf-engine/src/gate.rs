@@ -560,11 +560,36 @@ fn strip_markers(
 /// upper-case letter/digit, and at line breaks. Abbreviations common in legal
 /// German (`Art.`, `Abs.`, `Nr.`, `lit.`, `z. B.`, `S.`, `bzw.`, `ggf.`) do not
 /// end a sentence.
+/// German and English month names: a number with a full stop before one is
+/// a date, not a sentence end.
+const MONTHS: &[&str] = &[
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+    "January",
+    "February",
+    "March",
+    "May",
+    "June",
+    "July",
+    "October",
+    "December",
+];
+
 pub fn split_sentences(text: &str) -> Vec<String> {
     const ABBREV: &[&str] = &[
         "art", "abs", "nr", "lit", "z", "b", "s", "bzw", "ggf", "vgl", "u", "a", "i", "d", "v",
         "ua", "etc", "ca", "buchst", "unterabs", "satz", "anh", "erwg", "dr", "gem", "sog", "inkl",
-        "para", "e", "g", "no",
+        "para", "e", "g", "no", "bgbl", "abl", "nrn", "f", "ff",
     ];
     let mut sentences = Vec::new();
     for line in text.lines() {
@@ -602,6 +627,15 @@ pub fn split_sentences(text: &str) -> Vec<String> {
                     chars[k..i].iter().collect::<String>().to_lowercase()
                 };
                 let is_abbrev = c == '.' && ABBREV.contains(&word.as_str());
+                // a date such as "vom 14. August 2009" or an ordinal ("1. Januar")
+                let is_date = c == '.' && i > 0 && chars[i - 1].is_ascii_digit() && !at_end && {
+                    let next: String = chars[space_end..]
+                        .iter()
+                        .take_while(|ch| ch.is_alphabetic())
+                        .collect();
+                    MONTHS.contains(&next.as_str())
+                };
+                let is_abbrev = is_abbrev || is_date;
                 // a marker group right after the full stop belongs to this sentence
                 if (at_end || next_starts) && !is_abbrev {
                     let mut end = j;
@@ -742,6 +776,12 @@ mod tests {
             .iter()
             .any(|r| r.reason.contains("Zahl 50")));
         assert_eq!(out.dropped_sentences, 5);
+    }
+
+    #[test]
+    fn dates_do_not_end_a_sentence() {
+        let s = split_sentences("Nach dem BSI-Gesetz vom 14. August 2009 galt das. Danach nicht.");
+        assert_eq!(s.len(), 2, "{s:?}");
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! `paragraf_rank::bilingual`; this module only feeds them analysed text.
 
 use paragraf_index::Analyzer;
-use paragraf_rank::{defined_terms_in, BilingualTerms, DefinedTerms, Heading, HeadingTable};
+use paragraf_rank::{
+    defined_terms_in, BilingualTerms, DefinedTerms, Heading, HeadingTable, QueryTerms,
+};
 use paragraf_types::{Chunk, Lang, NormRef, SourceRole};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -17,6 +19,20 @@ fn terms(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<String> {
     let mut seen = BTreeSet::new();
     v.retain(|t| seen.insert(t.clone()));
     v
+}
+
+/// Analysed words of `text` as `lang`: per word its full term first, then
+/// the parts of a compound; words the analyzer drops (stop words) are left out.
+fn words(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<Vec<String>> {
+    paragraf_index::analyzer::tokenize(text)
+        .iter()
+        .map(|t| {
+            let mut out = Vec::new();
+            analyzer.process(t, lang, &mut out);
+            out
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 /// The heading table of all norms of the index: each norm's title in each of
@@ -32,7 +48,7 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
         entries.push(Heading {
             norm: c.norm_ref(),
             text: title.to_string(),
-            terms: terms(analyzer, title, c.lang),
+            words: words(analyzer, title, c.lang),
         });
     }
     HeadingTable::new(entries)
@@ -101,9 +117,9 @@ pub struct TermPair {
 }
 
 /// Fewest aligned units a pair must share.
-pub const TERMS_MIN_BOTH: u32 = 3;
+pub const TERMS_MIN_BOTH: u32 = 4;
 /// Lowest Dice coefficient of a kept pair.
-pub const TERMS_MIN_DICE: f64 = 0.3;
+pub const TERMS_MIN_DICE: f64 = 0.4;
 
 /// Derive the German ↔ English term table from the parallel texts in the
 /// index: every norm present in both languages (same `NormRef`), aligned by
@@ -265,17 +281,48 @@ pub fn bilingual_tsv_of_index(
     Ok((bilingual_tsv(&pairs, &source), pairs.len()))
 }
 
-/// Analysed terms of a question in its own language plus their translations
-/// from the term table, and which were translated.
+/// A question's analysed terms: its own (full words and compound parts) and
+/// their translations from the term table.
+#[derive(Debug, Clone, Default)]
+pub struct QuestionTerms {
+    /// Every own term, full words and parts, deduplicated, in order.
+    pub own: Vec<String>,
+    /// Translations of the own terms (full words of the other language).
+    pub translated: Vec<String>,
+    /// Full words + translations vs. compound parts, for heading matching.
+    pub heading: QueryTerms,
+}
+
+/// Analyse a question in its own language and translate its terms.
 pub fn question_terms(
     analyzer: &Analyzer,
     query: &str,
     lang: Lang,
     table: &BilingualTerms,
-) -> (Vec<String>, Vec<String>) {
-    let own = terms(analyzer, query, lang);
+) -> QuestionTerms {
+    let ws = words(analyzer, query, lang);
+    let mut own: Vec<String> = Vec::new();
+    let mut full: Vec<String> = Vec::new();
+    let mut parts: Vec<String> = Vec::new();
+    for w in &ws {
+        for (i, t) in w.iter().enumerate() {
+            if !own.contains(t) {
+                own.push(t.clone());
+            }
+            let list = if i == 0 { &mut full } else { &mut parts };
+            if !list.contains(t) {
+                list.push(t.clone());
+            }
+        }
+    }
     let translated = table.translate(&own, lang);
-    (own, translated)
+    full.extend(translated.iter().cloned());
+    parts.retain(|p| !full.contains(p));
+    QuestionTerms {
+        own,
+        translated,
+        heading: QueryTerms { full, parts },
+    }
 }
 
 #[cfg(test)]

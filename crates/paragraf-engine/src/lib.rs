@@ -328,16 +328,16 @@ impl Engine {
             q = q.without_hand_topics(self.lexicon);
         }
         let analyzer = self.index.inverted.analyzer();
-        let (own, translated) = lawwords::question_terms(analyzer, query, q.lang, self.bilingual);
-        let mut all = own;
-        all.extend(translated.iter().cloned());
+        let terms = lawwords::question_terms(analyzer, query, q.lang, self.bilingual);
+        let mut all = terms.own;
+        all.extend(terms.translated.iter().cloned());
         let mut matches = Vec::new();
         if q.definition_intent {
             matches.extend(self.defined.matches(&all, &q.regulations));
         }
-        matches.extend(self.headings.matches(&all, &self.params));
+        matches.extend(self.headings.matches(&terms.heading, &self.params));
         q.add_heading_matches(matches);
-        q.set_query_terms(all, translated);
+        q.set_query_terms(all, terms.translated);
         q
     }
 

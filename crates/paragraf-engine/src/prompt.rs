@@ -93,27 +93,7 @@ pub fn build_prompt(
             excerpt: shown,
         });
     }
-    let (system, q_label, s_label) = match lang {
-        Lang::En => (SYSTEM_EN, "Question", "Sources"),
-        Lang::De => (SYSTEM_DE, "Frage", "Quellen"),
-    };
-    let user = format!(
-        "{s_label}:\n\n{}\n\n{q_label}: {question}",
-        blocks.join("\n\n")
-    );
-    GroundedPrompt {
-        messages: vec![
-            ChatMessage {
-                role: Role::System,
-                content: system.to_string(),
-            },
-            ChatMessage {
-                role: Role::User,
-                content: user,
-            },
-        ],
-        sources,
-    }
+    assemble(question, lang, &blocks, sources)
 }
 
 /// The prompt over the evidence: each pinpoint unit is one numbered source
@@ -138,6 +118,12 @@ pub fn build_evidence_prompt(
             excerpt,
         });
     }
+    assemble(question, lang, &blocks, sources)
+}
+
+/// The system instruction in the question's language and the user message
+/// with the numbered source blocks, then the question.
+fn assemble(question: &str, lang: Lang, blocks: &[String], sources: Vec<Source>) -> GroundedPrompt {
     let (system, q_label, s_label) = match lang {
         Lang::En => (SYSTEM_EN, "Question", "Sources"),
         Lang::De => (SYSTEM_DE, "Frage", "Quellen"),

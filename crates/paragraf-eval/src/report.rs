@@ -379,10 +379,9 @@ impl EvalReport {
             "errors",
         ];
         let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
-        for st in &self.stages {
-            let a = &st.aggregate;
-            rows.push(vec![
-                st.stage.clone(),
+        let row = |label: String, a: &crate::run::Aggregate| {
+            vec![
+                label,
                 a.scored.to_string(),
                 f3(a.hit_at_1),
                 f3(a.hit_at_5),
@@ -392,21 +391,13 @@ impl EvalReport {
                 format!("{}/{}", a.passed.passed, a.passed.total),
                 ms(a.latency.p50_ms),
                 a.errors.to_string(),
-            ]);
+            ]
+        };
+        for st in &self.stages {
+            rows.push(row(st.stage.clone(), &st.aggregate));
             if st.by_lang.len() > 1 {
                 for (lang, a) in &st.by_lang {
-                    rows.push(vec![
-                        format!("  {} [{lang}]", st.stage),
-                        a.scored.to_string(),
-                        f3(a.hit_at_1),
-                        f3(a.hit_at_5),
-                        f3(a.mrr_at_10),
-                        f3(a.ndcg_at_10),
-                        format!("{}/{}", a.checks_all.passed, a.checks_all.total),
-                        format!("{}/{}", a.passed.passed, a.passed.total),
-                        ms(a.latency.p50_ms),
-                        a.errors.to_string(),
-                    ]);
+                    rows.push(row(format!("  {} [{lang}]", st.stage), a));
                 }
             }
         }

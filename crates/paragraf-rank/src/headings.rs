@@ -12,11 +12,18 @@
 //! caller, so this module stays pure: no analyzer, no I/O.
 //!
 //! Matching is a BM25F-style heading field with an all-or-most rule instead
-//! of a raw score: with `idf(t) = ln(1 + (N − df + ½)/(df + ½))` over the
-//! headings,
+//! of a raw score. A heading is a list of words, each with its analysed full
+//! term and, for a German compound, its parts („Meldepflichten“ →
+//! `meldepflicht` + `meld`, `pflicht`), so a compound counts once, not once
+//! per part. With `idf(t) = ln(1 + (N − df + ½)/(df + ½))` over the headings,
+//! a heading word earns
 //!
-//! * `matched = Σ idf(t)` over heading terms that occur in the question,
-//! * `coverage = matched / Σ idf(t)` over all terms of the heading,
+//! * `idf(full)` when the question holds the word itself,
+//! * half of that ([`PART_CREDIT`]) when the question holds it only as a
+//!   part of one of its compounds, or holds only some of the word's parts
+//!   (scaled by their idf share);
+//!
+//! `matched = Σ earned`, `coverage = matched / Σ idf(full)` over the words.
 //!
 //! a heading is a *strong match* when `coverage ≥ headingMinCoverage` and
 //! `matched ≥ headingMinWeight` (one rare word or two ordinary ones; a
@@ -27,17 +34,30 @@
 
 use crate::params::RankParams;
 use paragraf_types::NormRef;
+
+/// Share of a heading word's idf earned when the question holds it only as a
+/// part of a compound, or holds only parts of it.
+pub const PART_CREDIT: f64 = 0.5;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// One heading of the table: the norm, the heading as written, its terms.
+/// One heading of the table: the norm, the heading as written, its words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Heading {
     pub norm: NormRef,
     /// The heading as the law writes it (for the explanation).
     pub text: String,
-    /// Analysed terms of the heading, deduplicated.
-    pub terms: Vec<String>,
+    /// Analysed words of the heading: per word its full term first, then
+    /// the parts of a compound (the analyzer's output for that word).
+    pub words: Vec<Vec<String>>,
+}
+
+/// A question's analysed terms: full words (and translations) and the parts
+/// of its compounds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryTerms {
+    pub full: Vec<String>,
+    pub parts: Vec<String>,
 }
 
 /// A strong heading match (see the module docs).
@@ -68,22 +88,26 @@ impl HeadingTable {
     /// heading repeated on every Absatz chunk) are kept once; a norm may keep
     /// several headings (German and English).
     pub fn new(entries: impl IntoIterator<Item = Heading>) -> HeadingTable {
-        let mut seen: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
+        let mut seen: BTreeSet<(String, Vec<Vec<String>>)> = BTreeSet::new();
         let mut headings = Vec::new();
         for mut h in entries {
-            h.terms.sort();
-            h.terms.dedup();
-            if h.terms.is_empty() {
+            h.words.retain(|w| !w.is_empty());
+            let mut firsts = BTreeSet::new();
+            h.words.retain(|w| firsts.insert(w[0].clone()));
+            if h.words.is_empty() {
                 continue;
             }
-            if seen.insert((h.norm.0.clone(), h.terms.clone())) {
+            let mut key = h.words.clone();
+            key.sort();
+            if seen.insert((h.norm.0.clone(), key)) {
                 headings.push(h);
             }
         }
         headings.sort_by(|a, b| a.norm.0.cmp(&b.norm.0).then(a.text.cmp(&b.text)));
         let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
         for (i, h) in headings.iter().enumerate() {
-            for t in &h.terms {
+            let terms: BTreeSet<&String> = h.words.iter().flatten().collect();
+            for t in terms {
                 postings.entry(t.clone()).or_default().push(i as u32);
             }
         }
@@ -118,10 +142,11 @@ impl HeadingTable {
     }
 
     /// The strong heading matches of a question's analysed terms, best first.
-    pub fn matches(&self, query_terms: &[String], p: &RankParams) -> Vec<HeadingMatch> {
-        let q: BTreeSet<&str> = query_terms.iter().map(String::as_str).collect();
+    pub fn matches(&self, query: &QueryTerms, p: &RankParams) -> Vec<HeadingMatch> {
+        let full: BTreeSet<&str> = query.full.iter().map(String::as_str).collect();
+        let parts: BTreeSet<&str> = query.parts.iter().map(String::as_str).collect();
         let mut touched: BTreeSet<u32> = BTreeSet::new();
-        for t in &q {
+        for t in full.iter().chain(&parts) {
             if let Some(ps) = self.postings.get(*t) {
                 touched.extend(ps.iter().copied());
             }
@@ -129,14 +154,36 @@ impl HeadingTable {
         let mut found: Vec<HeadingMatch> = Vec::new();
         for i in touched {
             let h = &self.headings[i as usize];
-            let total: f64 = h.terms.iter().map(|t| self.idf(t)).sum();
-            let matched_terms: Vec<String> = h
-                .terms
-                .iter()
-                .filter(|t| q.contains(t.as_str()))
-                .cloned()
-                .collect();
-            let matched: f64 = matched_terms.iter().map(|t| self.idf(t)).sum();
+            let mut total = 0.0;
+            let mut matched = 0.0;
+            let mut matched_terms: Vec<String> = Vec::new();
+            for w in &h.words {
+                let head = &w[0];
+                let weight = self.idf(head);
+                total += weight;
+                let earned = if full.contains(head.as_str()) {
+                    weight
+                } else if parts.contains(head.as_str()) {
+                    PART_CREDIT * weight
+                } else {
+                    let word_parts = &w[1..];
+                    let mass: f64 = word_parts.iter().map(|t| self.idf(t)).sum();
+                    let got: f64 = word_parts
+                        .iter()
+                        .filter(|t| full.contains(t.as_str()) || parts.contains(t.as_str()))
+                        .map(|t| self.idf(t))
+                        .sum();
+                    if mass > 0.0 {
+                        PART_CREDIT * weight * got / mass
+                    } else {
+                        0.0
+                    }
+                };
+                if earned > 0.0 {
+                    matched += earned;
+                    matched_terms.push(head.clone());
+                }
+            }
             if total <= 0.0 {
                 continue;
             }
@@ -285,11 +332,19 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// A heading whose words are single terms (no compound parts).
     fn h(norm: &str, text: &str, terms: &[&str]) -> Heading {
         Heading {
             norm: NormRef(norm.into()),
             text: text.into(),
-            terms: terms.iter().map(|s| s.to_string()).collect(),
+            words: terms.iter().map(|s| vec![s.to_string()]).collect(),
+        }
+    }
+
+    fn qt(full: &[&str]) -> QueryTerms {
+        QueryTerms {
+            full: full.iter().map(|s| s.to_string()).collect(),
+            parts: Vec::new(),
         }
     }
 
@@ -334,7 +389,7 @@ mod tests {
         let p = small_table_params(3.0);
         // "An wen melde ich eine Datenschutzverletzung? Aufsichtsbehörde?"
         let m = table().matches(
-            &q(&[
+            &qt(&[
                 "meld",
                 "meldung",
                 "verletzung",
@@ -345,7 +400,7 @@ mod tests {
         );
         assert_eq!(m[0].norm.as_str(), "Art. 33 DSGVO", "{m:?}");
         // "Wie lange müssen Unterlagen aufbewahrt werden?"
-        let m = table().matches(&q(&["lang", "unterlag", "aufbewahr"]), &p);
+        let m = table().matches(&qt(&["lang", "unterlag", "aufbewahr"]), &p);
         assert_eq!(m[0].norm.as_str(), "§ 257 HGB", "{m:?}");
     }
 
@@ -353,9 +408,9 @@ mod tests {
     fn common_headings_do_not_fire_alone() {
         let p = small_table_params(3.0);
         // a heading word present in several acts is too common to name one norm
-        let m = table().matches(&q(&["gegenstand", "vertrag"]), &p);
+        let m = table().matches(&qt(&["gegenstand", "vertrag"]), &p);
         assert!(m.is_empty(), "{m:?}");
-        let m = table().matches(&q(&["begriffsbestimm"]), &p);
+        let m = table().matches(&qt(&["begriffsbestimm"]), &p);
         assert!(m.is_empty(), "{m:?}");
     }
 
@@ -363,7 +418,7 @@ mod tests {
     fn partial_cover_of_a_long_heading_is_weak() {
         let p = small_table_params(3.0);
         // one ordinary word of a seven-word heading
-        let m = table().matches(&q(&["person", "auskunft"]), &p);
+        let m = table().matches(&qt(&["person", "auskunft"]), &p);
         assert!(
             m.iter().all(|m| m.norm.as_str() != "Art. 34 DSGVO"),
             "{m:?}"
@@ -383,10 +438,45 @@ mod tests {
         ]);
         assert_eq!(t.len(), 2);
         let p = small_table_params(0.5);
-        let a = t.matches(&q(&["benenn", "datenschutzbeauftragt"]), &p);
-        let b = t.matches(&q(&["datenschutzbeauftragt", "benenn"]), &p);
+        let a = t.matches(&qt(&["benenn", "datenschutzbeauftragt"]), &p);
+        let b = t.matches(&qt(&["datenschutzbeauftragt", "benenn"]), &p);
         assert_eq!(a, b);
         assert_eq!(a[0].norm.as_str(), "Art. 37 DSGVO");
+    }
+
+    #[test]
+    fn a_compound_counts_once_and_a_part_earns_half() {
+        let p = RankParams {
+            heading_min_coverage: 0.6,
+            heading_min_weight: 0.1,
+            ..RankParams::default()
+        };
+        let t = HeadingTable::new(vec![
+            Heading {
+                norm: NormRef("§ 17 ProdSG".into()),
+                text: "Meldepflichten der notifizierten Stelle".into(),
+                words: vec![
+                    vec!["meldepflicht".into(), "meld".into(), "pflicht".into()],
+                    vec!["notifiziert".into()],
+                    vec!["stell".into()],
+                ],
+            },
+            h("Art. 1 X", "Pflicht", &["pflicht"]),
+            h("Art. 2 X", "Stelle", &["stell"]),
+        ]);
+        // the question names the duty to report and holds `stell` only inside
+        // a compound (Hersteller): the notified body's heading is not covered
+        let q = QueryTerms {
+            full: vec!["meldepflicht".into(), "herstell".into()],
+            parts: vec!["stell".into()],
+        };
+        assert!(t
+            .matches(&q, &p)
+            .iter()
+            .all(|m| m.norm.as_str() != "§ 17 ProdSG"));
+        // all three words: a strong match
+        let q = qt(&["meldepflicht", "notifiziert", "stell"]);
+        assert_eq!(t.matches(&q, &p)[0].norm.as_str(), "§ 17 ProdSG");
     }
 
     #[test]

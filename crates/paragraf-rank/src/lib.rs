@@ -33,7 +33,9 @@ pub use assess::{assess, relevance_gate};
 pub use bilingual::BilingualTerms;
 pub use error::RankError;
 pub use explain::explain_table;
-pub use headings::{defined_terms_in, DefinedTerms, Heading, HeadingMatch, HeadingTable};
+pub use headings::{
+    defined_terms_in, DefinedTerms, Heading, HeadingMatch, HeadingTable, QueryTerms,
+};
 pub use lexicon::Lexicon;
 pub use params::{ControlRoleBonus, FusionMethod, RankParams};
 pub use query::{analyze_query, ActiveScopeRule, AsOf, DateRange, QueryAnalysis, Signal};

@@ -54,13 +54,7 @@ use std::sync::LazyLock;
 
 /// Parse one German EUR-Lex XHTML act (see the module docs).
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(
-            file,
-            Some(format!("byte {}", e.valid_up_to())),
-            "invalid UTF-8",
-        )
-    })?;
+    let text = super::text::utf8(file, bytes)?;
     let root = build_tree(file, text)?;
     if let Some((lang, pos)) = document_language(&root) {
         if !lang.eq_ignore_ascii_case("de") {

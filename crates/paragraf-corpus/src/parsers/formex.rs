@@ -21,13 +21,7 @@ use quick_xml::Reader;
 
 /// Parse a Formex act (or return no norms for a corrigendum).
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(
-            file,
-            Some(format!("byte {}", e.valid_up_to())),
-            "invalid UTF-8",
-        )
-    })?;
+    let text = super::text::utf8(file, bytes)?;
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(false);
     let err = |reader: &Reader<&[u8]>, msg: String| {

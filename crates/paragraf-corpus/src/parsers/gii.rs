@@ -58,13 +58,7 @@ enum Field {
 
 /// Parse a gii XML file, returning its law metadata too (used by the scale run).
 pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(
-            file,
-            Some(format!("byte {}", e.valid_up_to())),
-            "invalid UTF-8",
-        )
-    })?;
+    let text = super::text::utf8(file, bytes)?;
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(false);
 

@@ -60,13 +60,7 @@ static CONTROL_ID_RE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Parses the SP 800-53 Rev. 5 TSV (see the module docs).
 pub fn parse_tsv(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
-    let s = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(
-            file,
-            Some(format!("byte {}", e.valid_up_to())),
-            "invalid UTF-8",
-        )
-    })?;
+    let s = super::text::utf8(file, bytes)?;
     let rows = tsv_rows(file, s)?;
     let Some((header, body)) = rows.split_first() else {
         return Err(ParseError::new(

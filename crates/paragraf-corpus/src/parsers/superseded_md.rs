@@ -38,13 +38,7 @@ pub fn parse_with_front_matter(
     file: &str,
     bytes: &[u8],
 ) -> Result<(FrontMatter, Vec<RawNorm>), ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(
-            file,
-            Some(format!("byte {}", e.valid_up_to())),
-            "invalid UTF-8",
-        )
-    })?;
+    let text = super::text::utf8(file, bytes)?;
     let lines: Vec<&str> = text.lines().collect();
     let mut fm = FrontMatter::default();
     let mut i = 0;

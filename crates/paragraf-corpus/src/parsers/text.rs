@@ -3,6 +3,18 @@
 
 /// Collapse runs of spaces/tabs inside each line, trim every line and drop
 /// empty lines. Newlines separate list items and are kept.
+/// The file's bytes as UTF-8, or a parse error naming the file and the byte
+/// where the encoding breaks.
+pub fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, crate::raw::ParseError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        crate::raw::ParseError::new(
+            file,
+            Some(format!("byte {}", e.valid_up_to())),
+            "invalid UTF-8",
+        )
+    })
+}
+
 pub fn normalize_block(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for line in s.split('\n') {
