@@ -272,7 +272,8 @@ fn real_prompt(
     Ok(build_prompt(QUESTION, Lang::De, &out.response.results, 5, 1_200, &count).messages)
 }
 
-/// End-to-end search latency (no generation) per stage, over the golden questions.
+/// End-to-end latency per stage over the golden questions: search and the
+/// model-free extractive answer (`extract`), no generation.
 fn search(g: &Global, a: &BenchArgs) -> Result<()> {
     let flags = SearchFlags::for_index(a.index.clone());
     let engine = super::open_engine(g, &flags, None, true)?;
@@ -281,7 +282,7 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
     let mut per_stage: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     for _ in 0..a.repeat.max(1) {
         for q in &golden {
-            let out = engine.search(&q.query, &SearchOptions::default())?;
+            let out = engine.ask_extractive(&q.query, &SearchOptions::default())?;
             for (k, v) in &out.response.timings_ms {
                 per_stage.entry(k.clone()).or_default().push(*v);
             }
@@ -298,7 +299,7 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "search latency over {} golden questions × {} (ms)",
+            "search + extractive answer latency over {} golden questions × {} (ms)",
             golden.len(),
             a.repeat.max(1)
         );
