@@ -68,7 +68,9 @@ impl Searcher for EngineSearcher<'_> {
                 .engine
                 .ask_extractive(query, &opts)
                 .map_err(|e| e.to_string())?,
-            (Some(model), Stage::Full) => {
+            // generation (minutes per question on a CPU) runs for `full` only,
+            // not again for the `full-no-topics` ablation
+            (Some(model), Stage::Full) if hand_topics => {
                 let ask = AskOptions {
                     search: opts,
                     model: Some(model.clone()),
