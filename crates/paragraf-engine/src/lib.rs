@@ -25,8 +25,8 @@ use paragraf_models::{
     Generator, Registry, ResolveOptions, TextKind,
 };
 use paragraf_rank::{
-    analyze_query, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable, Lexicon,
-    QueryAnalysis, RankParams, Stage,
+    analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
+    Lexicon, QueryAnalysis, RankParams, Stage,
 };
 use paragraf_types::{AbstainReason, Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
 use std::collections::{BTreeSet, HashMap};
@@ -323,10 +323,7 @@ impl Engine {
             .into_iter()
             .filter(|r| self.by_norm.contains_key(r))
             .collect();
-        let mut q = analyze_query(query, &refs, self.lexicon);
-        if !hand_topics {
-            q = q.without_hand_topics(self.lexicon);
-        }
+        let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
         let analyzer = self.index.inverted.analyzer();
         let terms = lawwords::question_terms(analyzer, query, q.lang, self.bilingual);
         let mut all = terms.own;
@@ -612,7 +609,11 @@ impl Engine {
         if let Some(a) = Self::retrieval_abstention(outcome, &self.params) {
             return a;
         }
-        let evidence = self.evidence(outcome);
+        Self::quote_evidence(outcome, self.evidence(outcome))
+    }
+
+    /// The answer that quotes `evidence` (abstains when there is none).
+    fn quote_evidence(outcome: &SearchOutcome, evidence: Vec<paragraf_types::Evidence>) -> Answer {
         if evidence.is_empty() {
             return gate::abstention(AbstainReason::NoSupportedStatement, &[]);
         }
@@ -763,7 +764,7 @@ impl Engine {
             // the model restated nothing the evidence supports: the evidence
             // itself is the answer
             let removed = std::mem::take(&mut answer.removed_citations);
-            answer = self.extractive_answer(outcome);
+            answer = Self::quote_evidence(outcome, evidence);
             answer.removed_citations = removed;
         } else {
             answer.evidence = evidence;
@@ -781,22 +782,10 @@ impl Engine {
     pub fn inadmissible(&self, n: &NormRef, q: &QueryAnalysis) -> Option<String> {
         let chunks = self.norm_chunks(n);
         let first = chunks.first()?;
-        let number: Option<u32> = first
-            .norm
-            .trim_start_matches(|c: char| !c.is_ascii_digit())
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect::<String>()
-            .parse()
-            .ok();
-        if let Some(r) = q.scope_rules.iter().find(|r| {
-            r.regulation == first.regulation
-                && r.range
-                    .is_none_or(|(a, b)| number.is_some_and(|x| a <= x && x <= b))
-        }) {
+        if let Some(i) = q.scope_rule_for(&first.regulation, &first.norm) {
             return Some(format!(
                 "außerhalb des Geltungsbereichs der Frage: {}",
-                r.reason
+                q.scope_rules[i].reason
             ));
         }
         let in_force_at = |c: &Chunk| match q.as_of.as_ref().and_then(|a| a.date.as_ref()) {

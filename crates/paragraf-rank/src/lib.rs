@@ -38,6 +38,8 @@ pub use headings::{
 };
 pub use lexicon::Lexicon;
 pub use params::{ControlRoleBonus, FusionMethod, RankParams};
-pub use query::{analyze_query, ActiveScopeRule, AsOf, DateRange, QueryAnalysis, Signal};
+pub use query::{
+    analyze_query, analyze_query_with, ActiveScopeRule, AsOf, DateRange, QueryAnalysis, Signal,
+};
 pub use rank::{ids, rank, Candidate, Stage};
 pub use text::Pattern;

@@ -163,6 +163,17 @@ impl QueryAnalysis {
             .unwrap_or(regulation)
     }
 
+    /// Index of the active scope rule that covers `norm` (`§ 75`, `Art. 2`)
+    /// of `regulation`, if any (`scopePenalty`, seed 02; the gate's Scope).
+    pub fn scope_rule_for(&self, regulation: &str, norm: &str) -> Option<usize> {
+        let number = crate::rank::norm_number(norm);
+        self.scope_rules.iter().position(|r| {
+            r.regulation == regulation
+                && r.range
+                    .is_none_or(|(a, b)| number.is_some_and(|n| a <= n && n <= b))
+        })
+    }
+
     /// Record heading / defined-term matches (each becomes a `heading`
     /// signal); a norm already matched is kept once.
     pub fn add_heading_matches(&mut self, matches: Vec<HeadingMatch>) {
@@ -187,39 +198,6 @@ impl QueryAnalysis {
         }
         self.query_terms = terms;
         self.translated_terms = translated;
-    }
-
-    /// The same analysis without the hand-written lexicon topics (the
-    /// "hand topics off" ablation of the eval): `topicGain` then comes only
-    /// from headings, defined terms, definition intent and explicit references.
-    pub fn without_hand_topics(mut self, lex: &Lexicon) -> QueryAnalysis {
-        let topic_keys: BTreeSet<String> = lex
-            .topics
-            .iter()
-            .filter(|t| self.topics.contains(&t.id))
-            .flat_map(|t| t.norms.iter().map(|n| norm_key(n.as_str())))
-            .collect();
-        let defs: BTreeSet<String> = if self.definition_intent {
-            self.signals
-                .iter()
-                .filter(|s| s.feature == "definition_intent")
-                .flat_map(|s| {
-                    s.detail
-                        .split_once(" → ")
-                        .map(|(_, l)| l.split(", ").map(norm_key).collect::<Vec<_>>())
-                        .unwrap_or_default()
-                })
-                .collect()
-        } else {
-            BTreeSet::new()
-        };
-        self.topic_norms.retain(|n| {
-            let k = norm_key(n.as_str());
-            !topic_keys.contains(&k) || defs.contains(&k)
-        });
-        self.topics.clear();
-        self.signals.retain(|s| s.feature != "topic");
-        self
     }
 
     fn push(&mut self, feature: &str, signal: &str, detail: impl Into<String>) {
@@ -356,6 +334,19 @@ fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) -> bool {
 /// corpus crate's citation parser found in the query; they are recorded as
 /// signals, and their regulations count as named (domain, jurisdiction).
 pub fn analyze_query(query: &str, explicit_refs: &[NormRef], lex: &Lexicon) -> QueryAnalysis {
+    analyze_query_with(query, explicit_refs, lex, true)
+}
+
+/// [`analyze_query`], with the hand-written lexicon topics only when
+/// `hand_topics` (`false`: the eval's "hand topics off" ablation — `topicGain`
+/// then comes only from headings, defined terms, definition intent and
+/// explicit references).
+pub fn analyze_query_with(
+    query: &str,
+    explicit_refs: &[NormRef],
+    lex: &Lexicon,
+    hand_topics: bool,
+) -> QueryAnalysis {
     let toks = tokens_with_variants(query);
     let mut q = QueryAnalysis {
         jurisdictions: Vec::new(),
@@ -489,7 +480,12 @@ pub fn analyze_query(query: &str, explicit_refs: &[NormRef], lex: &Lexicon) -> Q
 
     // topics
     let mut fired: Vec<(usize, String)> = Vec::new();
-    for (ti, t) in lex.topics.iter().enumerate() {
+    let topics = if hand_topics {
+        lex.topics.as_slice()
+    } else {
+        &[]
+    };
+    for (ti, t) in topics.iter().enumerate() {
         let Some((p, words)) = first_match(&t.signals, &toks) else {
             continue;
         };

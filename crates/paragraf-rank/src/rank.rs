@@ -295,7 +295,7 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
 }
 
 /// Number of a `§ 57` / `Art. 14` label (leading digits after the prefix).
-fn norm_number(norm: &str) -> Option<u32> {
+pub(crate) fn norm_number(norm: &str) -> Option<u32> {
     let digits: String = norm
         .trim_start_matches(|c: char| !c.is_ascii_digit())
         .chars()
@@ -385,11 +385,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
             }
         }
         // scope
-        if let Some(ri) = q.scope_rules.iter().position(|r| {
-            r.regulation == c.regulation
-                && r.range
-                    .is_none_or(|(a, b)| norm_number(&c.norm).is_some_and(|n| a <= n && n <= b))
-        }) {
+        if let Some(ri) = q.scope_rule_for(&c.regulation, &c.norm) {
             s.add(
                 "scopePenalty",
                 p.scope_penalty,
