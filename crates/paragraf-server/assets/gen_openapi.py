@@ -35,7 +35,7 @@ schemas["SearchRequest"] = obj({
 schemas["AnswerRequest"] = obj({
   "query": {"type": "string", "minLength": 1},
   "top_k": {"type": ["integer","null"], "minimum": 1},
-  "model": {"type": ["string","null"], "description": "Answer model from models.toml; null = default."},
+  "model": {"type": ["string","null"], "description": "One of the answer models this server offers (`GET /v1/models`, `serve --models`); null = the default. Any other name is a 422."},
   "max_tokens": {"type": ["integer","null"], "minimum": 1, "description": "Generation budget, at most the server's max_tokens."}}, required=["query"])
 schemas["ScoreTerm"] = obj({"name": str_, "constant": num, "value": num, "reason": str_}, desc="One term of the score breakdown.")
 schemas["Framework"] = obj({"framework_id": str_, "framework_control_id": str_, "framework_family": str_})
@@ -129,8 +129,10 @@ retry = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "
 rid = {"x-request-id": {"description": "Request id (echoed or generated).", "schema": {"type": "string"}}}
 def ok(schema, desc="OK", ctype="application/json"): return {"description": desc, "headers": rid, "content": {ctype: {"schema": schema}}}
 std_errs = {"400": err("Malformed JSON."), "401": err("Missing or wrong bearer token (when an API key is configured)."),
+            "403": err("Host header names neither localhost, an IP address nor a host allowed with `serve --allow-host` (code `host_not_allowed`)."),
+            "408": err("The body did not arrive within body_read_timeout (code `body_timeout`, field `body`); the connection is closed."),
             "413": err("Body larger than max_body_bytes (field `body`)."), "415": err("Content-Type is not application/json."),
-            "422": err("Wrong type, unknown or missing field, or a limit exceeded; `field` names it."), "500": err("Internal error (details only in the server log).")}
+            "422": err("Wrong type, unknown or missing field, a limit exceeded, or a `model` the operator does not offer (`serve --models`); `field` names it."), "500": err("Internal error (details only in the server log).")}
 sse_desc = ("Server-Sent Events: `event: results` (data: SearchResponse without `answer`, sent at once), then `event: sentence` (data: SentenceEvent) per gated sentence, then `event: final` (data: SearchResponse with `answer`), "
             "or `event: error` (data: ErrorBody) instead of `final`. With `Accept: application/json` the final SearchResponse as one JSON document.")
 paths = {
@@ -151,7 +153,7 @@ paths = {
                          "content": {"application/json": {"schema": ref("ChatCompletion")}, "text/event-stream": {"schema": {"type": "string"}, "itemSchema": ref("ChatCompletionChunk")}}},
                  **std_errs, "503": {**err("Answer queue full."), "headers": retry}, "504": err("answer_timeout exceeded.")}}},
  "/v1/models": {"get": {"operationId": "models", "summary": "OpenAI-compatible model list.", "security": [{"bearer": []}],
-   "responses": {"200": ok(ref("ModelList")), "401": std_errs["401"]}}},
+   "responses": {"200": ok(ref("ModelList")), "401": std_errs["401"], "403": std_errs["403"]}}},
  "/healthz": {"get": {"operationId": "healthz", "summary": "Liveness.", "security": [], "responses": {"200": ok(ref("Health"))}}},
  "/readyz": {"get": {"operationId": "readyz", "summary": "Readiness: index and models loaded.", "security": [],
    "responses": {"200": ok(ref("Ready")), "503": {"description": "Still loading.", "headers": retry, "content": {"application/json": {"schema": ref("Ready")}}}}}},

@@ -60,7 +60,8 @@ pub struct AnswerRequest {
     /// Number of retrieved results the answer is grounded on.
     #[serde(default)]
     pub top_k: Option<usize>,
-    /// Answer model name from `models.toml`; `None` = the configured default.
+    /// One of the answer models the server offers
+    /// ([`crate::ServerConfig::answer_models`]); `None` = the default.
     #[serde(default)]
     pub model: Option<String>,
     /// Generation budget; the server caps it at `Limits::max_tokens`.

@@ -1,4 +1,5 @@
-//! Server configuration: address, optional API key, request limits, CORS.
+//! Server configuration: address, optional API key, request and connection
+//! limits, CORS, the answer models clients may name, accepted host names.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -22,6 +23,15 @@ pub struct Limits {
     pub answer_timeout: Duration,
     /// Answers that may wait while one is generated; one more → 503.
     pub answer_queue_capacity: usize,
+    /// Time a client has to send a request's headers, counted from the
+    /// moment the connection is idle (new, or after the previous response):
+    /// idle, partial-header and slow-header connections are closed after it.
+    pub header_read_timeout: Duration,
+    /// Time a client has to send a whole request body (408 after it).
+    pub body_read_timeout: Duration,
+    /// Connections served at once; further clients wait in the listen
+    /// backlog until one closes.
+    pub max_connections: usize,
 }
 
 impl Default for Limits {
@@ -34,6 +44,9 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             answer_timeout: Duration::from_secs(300),
             answer_queue_capacity: 8,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(15),
+            max_connections: 256,
         }
     }
 }
@@ -48,6 +61,14 @@ pub struct ServerConfig {
     pub limits: Limits,
     /// Send permissive CORS headers (off by default).
     pub cors: bool,
+    /// Answer models a client may name in `model` (`serve --models`); the
+    /// backend's default needs no entry. Any other name is a 422.
+    pub answer_models: Vec<String>,
+    /// Host names accepted in the `Host` header besides `localhost` and IP
+    /// literals (`serve --allow-host`); `*` accepts any. Guards a loopback
+    /// server against DNS rebinding: a page on `attacker.example` that
+    /// resolves to 127.0.0.1 still sends `Host: attacker.example`.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServerConfig {
@@ -57,6 +78,8 @@ impl Default for ServerConfig {
             api_key: None,
             limits: Limits::default(),
             cors: false,
+            answer_models: Vec::new(),
+            allowed_hosts: Vec::new(),
         }
     }
 }

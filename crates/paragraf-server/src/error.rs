@@ -41,6 +41,9 @@ pub struct ApiError {
     pub status: StatusCode,
     pub body: ErrorBody,
     pub retry_after_s: Option<u64>,
+    /// Close the connection after the response (`Connection: close`), e.g.
+    /// when the request body was not read to its end.
+    pub close: bool,
 }
 
 impl ApiError {
@@ -56,6 +59,7 @@ impl ApiError {
                 },
             },
             retry_after_s: None,
+            close: false,
         }
     }
 
@@ -97,6 +101,10 @@ impl IntoResponse for ApiError {
             if let Ok(v) = HeaderValue::from_str(&s.to_string()) {
                 resp.headers_mut().insert(header::RETRY_AFTER, v);
             }
+        }
+        if self.close {
+            resp.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         resp
     }

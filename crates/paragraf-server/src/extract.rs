@@ -8,10 +8,17 @@ use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
 
 /// A JSON request body. Rejections: 415 without a JSON content type, 413 above
-/// the body limit, 400 for malformed JSON, 422 for wrong types, missing or
-/// unknown fields (with `field` set).
+/// the body limit, 408 when the body does not arrive within the
+/// [`BodyReadTimeout`], 400 for malformed JSON, 422 for wrong types, missing
+/// or unknown fields (with `field` set).
 #[derive(Debug, Clone)]
 pub struct ApiJson<T>(pub T);
+
+/// Time a client has to send a whole request body, set by the router as a
+/// request extension ([`crate::Limits::body_read_timeout`]): a client that
+/// trickles its body is answered with 408 and its connection closed.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyReadTimeout(pub std::time::Duration);
 
 impl<S, T> FromRequest<S> for ApiJson<T>
 where
@@ -42,7 +49,16 @@ where
                 "Content-Type muss application/json sein",
             ));
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rej| {
+        let limit = req.extensions().get::<BodyReadTimeout>().map(|t| t.0);
+        let read = Bytes::from_request(req, state);
+        let read = match limit {
+            Some(t) => match tokio::time::timeout(t, read).await {
+                Ok(r) => r,
+                Err(_) => return Err(body_timeout()),
+            },
+            None => read.await,
+        };
+        let bytes = read.map_err(|rej| {
             if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 body_too_large()
             } else {
@@ -55,6 +71,18 @@ where
         })?;
         parse_json(&bytes).map(ApiJson)
     }
+}
+
+/// 408 for a body that did not arrive in time; the connection is closed.
+fn body_timeout() -> ApiError {
+    let mut e = ApiError::new(
+        StatusCode::REQUEST_TIMEOUT,
+        "body_timeout",
+        "Anfragekörper kam nicht rechtzeitig an",
+    )
+    .field("body");
+    e.close = true;
+    e
 }
 
 /// 413 with the body as the field at fault.

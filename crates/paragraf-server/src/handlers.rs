@@ -53,11 +53,29 @@ pub(crate) fn check_count(field: &str, value: Option<usize>, max: usize) -> Resu
     }
 }
 
-/// Validate an answer request against the limits.
+/// Validate an answer request against the limits and the answer models the
+/// operator offers ([`crate::ServerConfig::answer_models`]): a client never
+/// makes the server load a model it was not started with.
 pub(crate) fn check_answer(state: &AppState, req: &AnswerRequest) -> Result<(), ApiError> {
     check_query(state, "query", &req.query)?;
     check_count("top_k", req.top_k, state.limits.max_top_k)?;
     check_count("max_tokens", req.max_tokens, state.limits.max_tokens)?;
+    if let Some(m) = &req.model {
+        if !state.answer_models.iter().any(|a| a == m) {
+            let shown: String = m.chars().take(80).collect();
+            let offered = if state.answer_models.is_empty() {
+                "keine (nur das voreingestellte Modell; Feld weglassen)".to_string()
+            } else {
+                state.answer_models.join(", ")
+            };
+            return Err(ApiError::invalid_field(
+                "model",
+                format!(
+                    "Modell `{shown}` wird von diesem Server nicht angeboten; angeboten: {offered}"
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -86,6 +86,10 @@ pub(crate) struct AppState {
     metrics: Arc<Metrics>,
     queue: Arc<queue::AnswerQueue>,
     api_key: Option<Arc<str>>,
+    /// [`ServerConfig::answer_models`].
+    answer_models: Arc<[String]>,
+    /// [`ServerConfig::allowed_hosts`].
+    allowed_hosts: Arc<[String]>,
 }
 
 /// Header carrying the request id (set when absent, echoed on the response).
@@ -134,22 +138,30 @@ pub fn router(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> Router {
 
 /// [`router`], returning the thread-spawn error instead of panicking.
 pub fn try_router(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<Router> {
+    build(backend, cfg).map(|(app, _)| app)
+}
+
+/// The router and its metrics (the accept loop counts connections there).
+fn build(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<(Router, Arc<Metrics>)> {
     let metrics = Arc::new(Metrics::default());
     let queue = queue::AnswerQueue::start(
         backend.clone(),
         metrics.clone(),
         cfg.limits.answer_queue_capacity,
+        cfg.limits.answer_timeout,
     )?;
     let state = AppState {
         backend,
         limits: Arc::new(cfg.limits.clone()),
-        metrics,
+        metrics: metrics.clone(),
         queue: Arc::new(queue),
         api_key: cfg
             .api_key
             .as_deref()
             .filter(|k| !k.is_empty())
             .map(Arc::from),
+        answer_models: cfg.answer_models.clone().into(),
+        allowed_hosts: cfg.allowed_hosts.clone().into(),
     };
 
     let api = Router::new()
@@ -171,6 +183,10 @@ pub fn try_router(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Res
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(cfg.limits.max_body_bytes))
+        .layer(axum::Extension(extract::BodyReadTimeout(
+            cfg.limits.body_read_timeout,
+        )))
+        .layer(middleware::from_fn_with_state(state.clone(), check_host))
         .layer(middleware::from_fn_with_state(state.clone(), observe))
         .with_state(state);
 
@@ -197,17 +213,22 @@ pub fn try_router(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Res
                         .get(REQUEST_ID_HEADER)
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or("-");
+                    let path = req.uri().path();
+                    let cut = (0..=path.len().min(256))
+                        .rev()
+                        .find(|i| path.is_char_boundary(*i))
+                        .unwrap_or(0);
                     tracing::info_span!(
                         "request",
                         request_id = %id,
-                        method = %req.method(),
-                        path = %req.uri().path(),
+                        method = metrics::method_label(req.method()),
+                        path = %&path[..cut],
                     )
                 })
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
         .layer(SetRequestIdLayer::new(rid, CounterRequestId::new()));
-    Ok(app)
+    Ok((app, metrics))
 }
 
 /// Bearer-token check for `/v1/*` (constant-time comparison).
@@ -244,22 +265,75 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Count every request by route/method/status and time it (to headers).
+/// Labels come from closed sets: the route template from [`ROUTES`] (or
+/// `unmatched`) and [`metrics::method_label`].
 async fn observe(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let route = req
         .extensions()
         .get::<MatchedPath>()
         .map(|p| p.as_str().replace("{*id}", "{id}"))
-        .unwrap_or_else(|| "unmatched".to_string());
-    let method = req.method().as_str().to_string();
+        .and_then(|p| ROUTES.iter().find(|(_, r)| *r == p).map(|(_, r)| *r))
+        .unwrap_or("unmatched");
+    let method = metrics::method_label(req.method());
     let started = Instant::now();
     let resp = next.run(req).await;
     state.metrics.observe_request(
-        &route,
-        &method,
+        route,
+        method,
         resp.status().as_u16(),
         started.elapsed().as_secs_f64(),
     );
     resp
+}
+
+/// Refuse requests whose `Host` is neither an IP literal, `localhost` (or a
+/// name under `.localhost`) nor one of [`ServerConfig::allowed_hosts`]:
+/// DNS rebinding cannot drive the server from a web page.
+async fn check_host(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .map(|h| h.to_str().unwrap_or("\u{fffd}"))
+        .or_else(|| req.uri().authority().map(|a| a.as_str()));
+    match host {
+        Some(h) if !host_allowed(h, &state.allowed_hosts) => ApiError::new(
+            StatusCode::FORBIDDEN,
+            "host_not_allowed",
+            "unbekannter Host-Name; der Betreiber kann ihn mit `serve --allow-host` freigeben",
+        )
+        .field("host")
+        .into_response(),
+        // no Host at all (HTTP/1.0, in-process calls) cannot come from a browser
+        _ => next.run(req).await,
+    }
+}
+
+/// True when a `Host` header value (with or without port) may reach the
+/// server; see [`check_host`].
+pub fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let host = host.trim();
+    // [v6]:port, [v6], v4:port, name:port, name
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((v6, _)) => return v6.parse::<std::net::Ipv6Addr>().is_ok(),
+            None => return false,
+        }
+    } else {
+        match host.rsplit_once(':') {
+            Some((n, port)) if port.bytes().all(|b| b.is_ascii_digit()) => n,
+            _ => host,
+        }
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    if name.is_empty() {
+        return false;
+    }
+    name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || allowed
+            .iter()
+            .any(|a| a == "*" || a.trim_end_matches('.').eq_ignore_ascii_case(&name))
 }
 
 async fn openapi() -> Response {
@@ -289,7 +363,15 @@ pub async fn serve(backend: Arc<dyn Backend>, cfg: ServerConfig) -> Result<(), S
     serve_on(listener, backend, cfg, shutdown_signal()).await
 }
 
-/// Serve on a bound listener until `shutdown` resolves (tests bind port 0).
+/// Serve on a bound listener until `shutdown` resolves (tests bind port 0),
+/// then finish the open requests.
+///
+/// Each connection is HTTP/1.1 with keep-alive. A client must send its
+/// headers within [`Limits::header_read_timeout`] of the connection going
+/// idle (so idle, partial-header and slow-header connections are closed) and
+/// its body within [`Limits::body_read_timeout`] (408); at most
+/// [`Limits::max_connections`] are served at once, the rest wait in the
+/// listen backlog.
 pub async fn serve_on<F>(
     listener: tokio::net::TcpListener,
     backend: Arc<dyn Backend>,
@@ -299,14 +381,58 @@ pub async fn serve_on<F>(
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let app = try_router(backend, &cfg).map_err(ServerError::Serve)?;
+    let (app, metrics) = build(backend, &cfg).map_err(ServerError::Serve)?;
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, auth = cfg.api_key.is_some(), cors = cfg.cors, "paragraf server listening");
     }
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(ServerError::Serve)
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(cfg.limits.header_read_timeout)
+        .keep_alive(true);
+    let slots = Arc::new(tokio::sync::Semaphore::new(
+        cfg.limits.max_connections.max(1),
+    ));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            s = slots.clone().acquire_owned() => match s {
+                Ok(s) => s,
+                Err(_) => break, // never closed
+            },
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            r = listener.accept() => match r {
+                Ok((stream, _peer)) => stream,
+                Err(e) => {
+                    // out of file descriptors and the like: back off, go on
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let svc = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = graceful.watch(http.serve_connection(hyper_util::rt::TokioIo::new(stream), svc));
+        let metrics = metrics.clone();
+        metrics.connections_add(1);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                if e.is_timeout() {
+                    metrics.connection_timed_out();
+                }
+                tracing::debug!(error = %e, "connection ended with an error");
+            }
+            metrics.connections_add(-1);
+            drop(slot);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

@@ -69,10 +69,28 @@ impl Histogram {
     }
 }
 
+/// The `method` label of a request: one of the methods the router knows,
+/// `other` for anything else. Every label value comes from a closed set, so
+/// no client can grow `/metrics` (or this process) by inventing methods.
+pub fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        _ => "other",
+    }
+}
+
 #[derive(Debug, Default)]
 struct Inner {
-    requests: BTreeMap<(String, String, u16), u64>,
-    http: BTreeMap<String, Histogram>,
+    /// By (route template or `unmatched`, [`method_label`], status).
+    requests: BTreeMap<(&'static str, &'static str, u16), u64>,
+    http: BTreeMap<&'static str, Histogram>,
     stages: BTreeMap<String, Histogram>,
     last_tokens_per_second: f64,
 }
@@ -89,6 +107,11 @@ pub struct Metrics {
     generation_micros: AtomicU64,
     backend_panics: AtomicU64,
     generations: AtomicU64,
+    jobs: AtomicU64,
+    /// Answer-worker wall time in microseconds.
+    job_micros: AtomicU64,
+    connections_open: AtomicI64,
+    connections_timed_out: AtomicU64,
 }
 
 impl Metrics {
@@ -97,16 +120,29 @@ impl Metrics {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Count a finished request and its latency.
-    pub fn observe_request(&self, route: &str, method: &str, status: u16, seconds: f64) {
+    /// Count a finished request and its latency. `route` is a route
+    /// template of the router (or `unmatched`), `method` a [`method_label`]:
+    /// both from closed sets.
+    pub fn observe_request(
+        &self,
+        route: &'static str,
+        method: &'static str,
+        status: u16,
+        seconds: f64,
+    ) {
         let mut g = self.lock();
-        *g.requests
-            .entry((route.to_string(), method.to_string(), status))
-            .or_insert(0) += 1;
-        g.http
-            .entry(route.to_string())
-            .or_default()
-            .observe(seconds);
+        *g.requests.entry((route, method, status)).or_insert(0) += 1;
+        g.http.entry(route).or_default().observe(seconds);
+    }
+
+    /// Connections open changed by `delta`.
+    pub fn connections_add(&self, delta: i64) {
+        self.connections_open.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// One connection closed because its client sent nothing in time.
+    pub fn connection_timed_out(&self) {
+        self.connections_timed_out.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Record the per-stage timings of a pipeline run (milliseconds).
@@ -132,10 +168,18 @@ impl Metrics {
         }
     }
 
-    /// Mean seconds per generation so far; `None` before the first one.
-    pub fn mean_generation_seconds(&self) -> Option<f64> {
-        let n = self.generations.load(Ordering::Relaxed);
-        (n > 0).then(|| self.generation_micros.load(Ordering::Relaxed) as f64 / 1e6 / n as f64)
+    /// Record the wall time the answer worker spent on one job (search,
+    /// generation and gate): what a waiting client waits for.
+    pub fn observe_job(&self, seconds: f64) {
+        self.jobs.fetch_add(1, Ordering::Relaxed);
+        self.job_micros
+            .fetch_add((seconds.max(0.0) * 1e6) as u64, Ordering::Relaxed);
+    }
+
+    /// Mean wall time of the worker's jobs so far; `None` before the first.
+    pub fn mean_job_seconds(&self) -> Option<f64> {
+        let n = self.jobs.load(Ordering::Relaxed);
+        (n > 0).then(|| self.job_micros.load(Ordering::Relaxed) as f64 / 1e6 / n as f64)
     }
 
     /// Answers waiting in the queue changed by `delta`.
@@ -198,7 +242,21 @@ impl Metrics {
         for (stage, h) in &g.stages {
             h.write(&mut out, "paragraf_stage_duration_seconds", "stage", stage);
         }
-        let gauges: [(&str, &str, &str, String); 7] = [
+        let gauges: [(&str, &str, &str, String); 9] = [
+            (
+                "paragraf_http_connections_open",
+                "gauge",
+                "HTTP connections being served.",
+                self.connections_open.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "paragraf_http_connections_timed_out_total",
+                "counter",
+                "Connections closed because the client sent its headers or body too slowly.",
+                self.connections_timed_out
+                    .load(Ordering::Relaxed)
+                    .to_string(),
+            ),
             (
                 "paragraf_answer_queue_depth",
                 "gauge",
@@ -281,6 +339,22 @@ mod tests {
         assert!(text.contains(
             "paragraf_http_requests_total{route=\"/v1/search\",method=\"POST\",status=\"200\"} 2"
         ));
+    }
+
+    #[test]
+    fn unknown_methods_share_one_label() {
+        use axum::http::Method;
+        let m = Metrics::default();
+        for i in 0..100 {
+            let method = Method::from_bytes(format!("M{i}XXXXXXXX").as_bytes()).unwrap();
+            m.observe_request("/healthz", method_label(&method), 200, 0.001);
+        }
+        m.observe_request("/healthz", method_label(&Method::GET), 200, 0.001);
+        let text = m.render();
+        assert!(text.contains(
+            "paragraf_http_requests_total{route=\"/healthz\",method=\"other\",status=\"200\"} 100"
+        ));
+        assert_eq!(text.matches("paragraf_http_requests_total{").count(), 2);
     }
 
     #[test]

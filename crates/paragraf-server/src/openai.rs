@@ -23,8 +23,8 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-/// Model name this endpoint answers to; any other name is passed to the
-/// backend as the answer model.
+/// Model name this endpoint answers to (the backend's default answer model);
+/// any other name must be one of [`crate::ServerConfig::answer_models`].
 pub const DEFAULT_MODEL: &str = "paragraf";
 
 /// Body of `POST /v1/chat/completions` (the fields Paragraf uses).
@@ -247,13 +247,18 @@ pub(crate) async fn chat_completions(
         .into_response())
 }
 
-/// `GET /v1/models`: the one model name clients can pick.
+/// `GET /v1/models`: the names clients can pick: [`DEFAULT_MODEL`] and the
+/// answer models the operator offers.
 pub(crate) async fn models(State(state): State<AppState>) -> Json<Value> {
-    let _ = &state;
-    Json(json!({
-        "object": "list",
-        "data": [{ "id": DEFAULT_MODEL, "object": "model", "created": 0, "owned_by": "paragraf" }],
-    }))
+    let names = std::iter::once(DEFAULT_MODEL)
+        .chain(state.answer_models.iter().map(String::as_str))
+        .filter(|n| !n.is_empty());
+    let mut seen = std::collections::BTreeSet::new();
+    let data: Vec<Value> = names
+        .filter(|n| seen.insert(*n))
+        .map(|n| json!({ "id": n, "object": "model", "created": 0, "owned_by": "paragraf" }))
+        .collect();
+    Json(json!({ "object": "list", "data": data }))
 }
 
 #[cfg(test)]

@@ -1,17 +1,18 @@
 //! The answer queue: one dedicated worker thread runs one generation at a
-//! time; up to `capacity` answers wait in a bounded channel, one more is
-//! turned away (503 + Retry-After). Searches never pass through here, so
-//! they run concurrently with a generation.
+//! time; up to `capacity` answers wait, one more is turned away (503 +
+//! Retry-After). A waiting answer whose client left gives its slot up at
+//! once. Searches never pass through here, so they run concurrently with a
+//! generation.
 
 use crate::backend::{AnswerEvent, AnswerRequest, Backend};
 use crate::error::{from_backend, ApiError};
 use crate::metrics::Metrics;
 use axum::http::StatusCode;
 use paragraf_types::SearchResponse;
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// What the worker sends back to the request that submitted a job.
@@ -33,16 +34,90 @@ struct Job {
     events: mpsc::Sender<WorkerEvent>,
 }
 
+impl Job {
+    /// The client that submitted the job is gone (its stream was dropped).
+    fn abandoned(&self) -> bool {
+        self.events.is_closed()
+    }
+}
+
+#[derive(Default)]
+struct State {
+    waiting: VecDeque<Job>,
+    /// Start of the job the worker runs now.
+    running_since: Option<Instant>,
+    /// The last handle is gone: drain and stop.
+    closed: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    capacity: usize,
+    /// Upper bound of a Retry-After (the answer deadline).
+    max_wait: Duration,
+    metrics: Arc<Metrics>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Drop waiting jobs whose clients left; their slots are free again.
+    fn purge(&self, st: &mut State) {
+        let before = st.waiting.len();
+        st.waiting.retain(|j| !j.abandoned());
+        let gone = before - st.waiting.len();
+        if gone > 0 {
+            self.metrics.queue_depth_add(-(gone as i64));
+        }
+    }
+}
+
 /// Handle to the worker; dropping the last handle ends the worker thread
 /// once the queue is drained.
 pub(crate) struct AnswerQueue {
-    tx: SyncSender<Job>,
-    metrics: Arc<Metrics>,
+    shared: Arc<Shared>,
+}
+
+impl Drop for AnswerQueue {
+    fn drop(&mut self) {
+        self.shared.lock().closed = true;
+        self.shared.wake.notify_all();
+    }
 }
 
 /// Buffer of events between the worker and one client; a slow reader slows
 /// its own generation down, never the other requests.
 const EVENT_BUFFER: usize = 256;
+
+/// Share of the expected job time a running job is assumed to still need
+/// when it has already run longer than expected (Retry-After estimate).
+const OVERRUN_REMAINING: f64 = 0.1;
+
+/// Seconds a client turned away should wait: what the running job still
+/// needs plus one job time per waiting answer. The job time is the mean
+/// wall time of the answers run so far, or the running job's time so far
+/// when that is longer (a 160 s generation is not rated by earlier short
+/// ones); at least 1 s, at most `max_s`.
+pub(crate) fn retry_after_estimate(
+    mean_job_s: Option<f64>,
+    running_for_s: Option<f64>,
+    waiting: usize,
+    max_s: f64,
+) -> u64 {
+    let running = running_for_s.unwrap_or(0.0);
+    let job = mean_job_s.unwrap_or(0.0).max(running);
+    let remaining = if running_for_s.is_some() {
+        (job - running).max(OVERRUN_REMAINING * job)
+    } else {
+        0.0
+    };
+    (remaining + waiting as f64 * job)
+        .ceil()
+        .clamp(1.0, max_s.max(1.0)) as u64
+}
 
 impl AnswerQueue {
     /// Start the worker thread.
@@ -50,18 +125,41 @@ impl AnswerQueue {
         backend: Arc<dyn Backend>,
         metrics: Arc<Metrics>,
         capacity: usize,
+        max_wait: Duration,
     ) -> std::io::Result<Self> {
-        let (tx, rx) = sync_channel::<Job>(capacity);
-        let m = metrics.clone();
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            capacity,
+            max_wait,
+            metrics,
+        });
+        let worker = shared.clone();
         std::thread::Builder::new()
             .name("paragraf-answer".into())
-            .spawn(move || {
-                for job in rx.iter() {
-                    m.queue_depth_add(-1);
-                    run_job(&*backend, &m, job);
+            .spawn(move || loop {
+                let job = {
+                    let mut st = worker.lock();
+                    loop {
+                        if let Some(job) = st.waiting.pop_front() {
+                            worker.metrics.queue_depth_add(-1);
+                            st.running_since = Some(Instant::now());
+                            break job;
+                        }
+                        if st.closed {
+                            return;
+                        }
+                        st = worker.wake.wait(st).unwrap_or_else(|p| p.into_inner());
+                    }
+                };
+                let started = Instant::now();
+                let ran = run_job(&*backend, &worker.metrics, job);
+                if ran {
+                    worker.metrics.observe_job(started.elapsed().as_secs_f64());
                 }
+                worker.lock().running_since = None;
             })?;
-        Ok(AnswerQueue { tx, metrics })
+        Ok(AnswerQueue { shared })
     }
 
     /// Enqueue an answer; the receiver yields its events. 503 when full.
@@ -71,52 +169,53 @@ impl AnswerQueue {
         deadline: Instant,
     ) -> Result<mpsc::Receiver<WorkerEvent>, ApiError> {
         let (etx, erx) = mpsc::channel(EVENT_BUFFER);
-        self.metrics.queue_depth_add(1);
-        match self.tx.try_send(Job {
+        let sh = &*self.shared;
+        let mut st = sh.lock();
+        sh.purge(&mut st);
+        if st.waiting.len() >= sh.capacity || st.closed {
+            sh.metrics.answer_rejected();
+            let mut err = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "queue_full",
+                "Zu viele Anfragen an das Antwortmodell; bitte später erneut versuchen",
+            );
+            if st.closed {
+                tracing::error!("answer worker is gone");
+                err.body.error.code = "worker_unavailable".into();
+            }
+            err.retry_after_s = Some(retry_after_estimate(
+                sh.metrics.mean_job_seconds(),
+                st.running_since.map(|t| t.elapsed().as_secs_f64()),
+                st.waiting.len(),
+                sh.max_wait.as_secs_f64(),
+            ));
+            return Err(err);
+        }
+        st.waiting.push_back(Job {
             req,
             deadline,
             events: etx,
-        }) {
-            Ok(()) => Ok(erx),
-            Err(e) => {
-                self.metrics.queue_depth_add(-1);
-                self.metrics.answer_rejected();
-                let mut err = ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "queue_full",
-                    "Zu viele Anfragen an das Antwortmodell; bitte später erneut versuchen",
-                );
-                if let TrySendError::Disconnected(_) = e {
-                    tracing::error!("answer worker is gone");
-                    err.body.error.code = "worker_unavailable".into();
-                }
-                err.retry_after_s = Some(self.retry_after_s());
-                Err(err)
-            }
-        }
-    }
-
-    /// Seconds a client should wait: the queue times the mean generation time
-    /// seen so far, at least 1 s, at most 120 s.
-    fn retry_after_s(&self) -> u64 {
-        let depth = self.metrics.queue_depth().max(0) as f64 + 1.0;
-        let mean = self.metrics.mean_generation_seconds().unwrap_or(5.0);
-        (depth * mean).ceil().clamp(1.0, 120.0) as u64
+        });
+        sh.metrics.queue_depth_add(1);
+        drop(st);
+        sh.wake.notify_one();
+        Ok(erx)
     }
 }
 
-fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) {
+/// Run one job; false when it was skipped (client gone, deadline passed).
+fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) -> bool {
     let Job {
         req,
         deadline,
         events,
     } = job;
     if events.is_closed() {
-        return; // client left while queued
+        return false; // client left while queued
     }
     if Instant::now() >= deadline {
         let _ = events.blocking_send(WorkerEvent::Error(timeout_error()));
-        return;
+        return false;
     }
     metrics.in_progress_add(1);
     let started = Instant::now();
@@ -182,6 +281,7 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) {
     if let Some(ev) = last {
         let _ = events.blocking_send(ev);
     }
+    true
 }
 
 /// The error sent when an answer ran past `Limits::answer_timeout`.
@@ -191,4 +291,22 @@ pub(crate) fn timeout_error() -> ApiError {
         "timeout",
         "Zeitlimit für die Antwort überschritten",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_rates_a_long_running_job_by_its_own_time() {
+        // earlier answers took 0.5 s, the running one has taken 160 s so far
+        let s = retry_after_estimate(Some(0.5), Some(160.0), 1, 300.0);
+        assert!(s >= 160, "{s}");
+        // on schedule: the rest of the running job plus one per waiting answer
+        assert_eq!(retry_after_estimate(Some(10.0), Some(4.0), 2, 300.0), 26);
+        // nothing measured, nothing running
+        assert_eq!(retry_after_estimate(None, None, 0, 300.0), 1);
+        // capped by the answer deadline
+        assert_eq!(retry_after_estimate(Some(200.0), Some(1.0), 8, 300.0), 300);
+    }
 }

@@ -391,8 +391,12 @@ async fn answer_as_json_when_asked() {
 
 #[tokio::test]
 async fn backend_rejection_during_answer_is_an_error_event() {
+    // offered by the operator, refused by the backend once the job runs
+    let mut c = cfg();
+    c.answer_models = vec!["gpt-9".into()];
+    let (app, _) = app_with(TestBackend::load(), &c);
     let r = send(
-        &app(),
+        &app,
         post_json("/v1/answer", json!({"query": DPO, "model": "gpt-9"})),
     )
     .await;
@@ -609,6 +613,61 @@ async fn models_list() {
     let r = send(&app(), get("/v1/models")).await;
     assert_eq!(r.status, StatusCode::OK);
     check_schema("ModelList", &r.json());
+    assert_eq!(r.json()["data"].as_array().unwrap().len(), 1);
+    let mut c = cfg();
+    c.answer_models = vec!["test-model".into(), "small".into()];
+    let (app, _) = app_with(TestBackend::load(), &c);
+    let r = send(&app, get("/v1/models")).await;
+    check_schema("ModelList", &r.json());
+    let ids: Vec<String> = r.json()["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, ["paragraf", "test-model", "small"]);
+}
+
+#[tokio::test]
+async fn a_client_cannot_name_a_model_the_operator_did_not_offer() {
+    let mut c = cfg();
+    c.answer_models = vec!["test-model".into()];
+    let (app, backend) = app_with(TestBackend::load(), &c);
+    let big = "qwen2.5-7b-instruct-q4km";
+    let r = send(
+        &app,
+        post_json("/v1/answer", json!({"query": DPO, "model": big})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text());
+    assert_eq!(r.error_field().as_deref(), Some("model"));
+    assert!(r.text().contains("test-model"), "{}", r.text());
+    assert!(
+        !r.text().contains('/'),
+        "no path in the reply: {}",
+        r.text()
+    );
+    let r = send(
+        &app,
+        post_json(
+            "/v1/chat/completions",
+            json!({"model": big, "messages": [{"role": "user", "content": DPO}]}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.error_field().as_deref(), Some("model"));
+    // nothing reached the worker
+    let m = send(&app, get("/metrics")).await.text();
+    assert!(m.contains("paragraf_generated_tokens_total 0\n"), "{m}");
+    // an offered model and the default still answer
+    let r = send(
+        &app,
+        post_json("/v1/answer", json!({"query": DPO, "model": "test-model"})),
+    )
+    .await;
+    assert_eq!(sse(&r.text()).last().unwrap().0, "final");
+    let _ = backend;
 }
 
 // ---------------------------------------------------------------- auth, CORS, ids
@@ -839,6 +898,171 @@ async fn schema_checker_rejects_wrong_shapes() {
     assert!(schema::validate_named(&doc, "ErrorBody", &bad).is_err());
     let bad = json!({"query": "x", "top_k": "3"});
     assert!(schema::validate_named(&doc, "SearchRequest", &bad).is_err());
+}
+
+#[tokio::test]
+async fn a_waiting_client_that_leaves_frees_its_queue_slot() {
+    let mut c = cfg();
+    c.limits.answer_queue_capacity = 1;
+    let gate = Arc::new(Gate::default());
+    let mut b = TestBackend::load();
+    b.gate = Some(gate.clone());
+    let (app, _) = app_with(b, &c);
+    let running = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    gate.wait_arrived(1);
+    let waiting = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    assert_eq!(waiting.status(), StatusCode::OK);
+    let m = send(&app, get("/metrics")).await.text();
+    assert!(m.contains("paragraf_answer_queue_depth 1\n"), "{m}");
+    drop(waiting); // the waiting client goes away
+    let next = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    assert_eq!(next.status(), StatusCode::OK, "the slot was freed");
+    let m = send(&app, get("/metrics")).await.text();
+    assert!(m.contains("paragraf_answer_queue_depth 1\n"), "{m}");
+    assert!(m.contains("paragraf_answers_rejected_total 0\n"), "{m}");
+    gate.open();
+    for resp in [running, next] {
+        let body = to_bytes(resp.into_body(), usize::MAX).await.unwrap();
+        assert_eq!(
+            sse(&String::from_utf8_lossy(&body)).last().unwrap().0,
+            "final"
+        );
+    }
+}
+
+#[tokio::test]
+async fn retry_after_follows_the_running_generation() {
+    let mut c = cfg();
+    c.limits.answer_queue_capacity = 1;
+    let gate = Arc::new(Gate::default());
+    let mut b = TestBackend::load();
+    b.gate = Some(gate.clone());
+    b.gate_skip = 1.into(); // one quick answer first: a short mean
+    let (app, _) = app_with(b, &c);
+    let quick = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&quick.text()).last().unwrap().0, "final");
+    let long = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    gate.wait_arrived(1);
+    let queued = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    let retry: u64 = r.headers[header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // the running answer has taken 2.1 s so far and one waits behind it
+    assert!(retry >= 3, "Retry-After {retry} s");
+    gate.open();
+    for resp in [long, queued] {
+        let body = to_bytes(resp.into_body(), usize::MAX).await.unwrap();
+        assert_eq!(
+            sse(&String::from_utf8_lossy(&body)).last().unwrap().0,
+            "final"
+        );
+    }
+}
+
+#[tokio::test]
+async fn metrics_labels_come_from_closed_sets() {
+    let app = app();
+    for i in 0..200 {
+        let method = format!("M{i}{}", "X".repeat(2_000));
+        let req = Request::builder()
+            .method(method.as_str())
+            .uri(format!("/nowhere/{i}"))
+            .body(Body::empty())
+            .unwrap();
+        let r = send(&app, req).await;
+        assert!(r.status.is_client_error());
+        let req = Request::builder()
+            .method(method.as_str())
+            .uri("/healthz")
+            .body(Body::empty())
+            .unwrap();
+        let _ = send(&app, req).await;
+    }
+    let m = send(&app, get("/metrics")).await.text();
+    assert!(m.len() < 16 * 1024, "/metrics is {} bytes", m.len());
+    assert!(!m.contains("XXXX") && !m.contains("nowhere"), "{m}");
+    assert!(m.contains("method=\"other\""), "{m}");
+    assert!(m.contains("route=\"unmatched\""), "{m}");
+}
+
+#[tokio::test]
+async fn foreign_host_names_are_refused() {
+    let with_host = |host: &str| {
+        let mut r = post_json("/v1/search", json!({"query": DPO}));
+        r.headers_mut().insert(header::HOST, host.parse().unwrap());
+        r
+    };
+    let app = app();
+    for ok in [
+        "localhost:8080",
+        "127.0.0.1:8080",
+        "[::1]:8080",
+        "LOCALHOST",
+        "10.1.2.3",
+    ] {
+        let r = send(&app, with_host(ok)).await;
+        assert_eq!(r.status, StatusCode::OK, "{ok}");
+    }
+    for bad in [
+        "attacker.example",
+        "attacker.example:8080",
+        "localhost.attacker.example",
+        "",
+    ] {
+        let r = send(&app, with_host(bad)).await;
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{bad}");
+        assert_eq!(r.error_code(), "host_not_allowed");
+    }
+    let r = send(&app, {
+        let mut g = get("/");
+        g.headers_mut()
+            .insert(header::HOST, "attacker.example".parse().unwrap());
+        g
+    })
+    .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "the web page too");
+    let mut c = cfg();
+    c.allowed_hosts = vec!["paragraf.intern".into()];
+    let (app, _) = app_with(TestBackend::load(), &c);
+    assert_eq!(
+        send(&app, with_host("paragraf.intern:443")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        send(&app, with_host("attacker.example")).await.status,
+        StatusCode::FORBIDDEN
+    );
+    c.allowed_hosts = vec!["*".into()];
+    let (app, _) = app_with(TestBackend::load(), &c);
+    assert_eq!(
+        send(&app, with_host("attacker.example")).await.status,
+        StatusCode::OK
+    );
 }
 
 #[tokio::test]

@@ -302,6 +302,26 @@ pub struct ServeArgs {
     /// Answer requests that may wait for the model.
     #[arg(long, default_value_t = 8)]
     pub queue: usize,
+    /// Further answer models clients may name in `model` (comma-separated
+    /// registry names); any other name is refused with 422. The model of
+    /// `--model` is always offered.
+    #[arg(long, env = "PARAGRAF_MODELS", value_delimiter = ',')]
+    pub models: Vec<String>,
+    /// Host names accepted in the Host header besides localhost and IP
+    /// addresses (comma-separated; `*` accepts any). Guards against DNS
+    /// rebinding.
+    #[arg(long, env = "PARAGRAF_ALLOW_HOST", value_delimiter = ',')]
+    pub allow_host: Vec<String>,
+    /// Seconds a client has to send its request headers (also the idle
+    /// keep-alive timeout).
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout: u64,
+    /// Seconds a client has to send a request body.
+    #[arg(long, default_value_t = 15)]
+    pub body_timeout: u64,
+    /// Connections served at once; more wait in the listen backlog.
+    #[arg(long, default_value_t = 256)]
+    pub max_connections: usize,
 }
 
 #[derive(Debug, Args)]

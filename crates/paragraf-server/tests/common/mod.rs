@@ -102,6 +102,8 @@ pub struct TestBackend {
     pub token_delay: Duration,
     pub ready: AtomicBool,
     pub gate: Option<std::sync::Arc<Gate>>,
+    /// Answers that pass the gate without waiting before it starts to hold.
+    pub gate_skip: AtomicUsize,
     /// Delay inside `search`, to test timeouts.
     pub search_delay: Duration,
 }
@@ -128,6 +130,7 @@ impl TestBackend {
             token_delay: Duration::ZERO,
             ready: AtomicBool::new(true),
             gate: None,
+            gate_skip: AtomicUsize::new(0),
             search_delay: Duration::ZERO,
         }
     }
@@ -380,7 +383,13 @@ impl Backend for TestBackend {
             }
         }
         if let Some(g) = &self.gate {
-            g.wait();
+            let skip = self
+                .gate_skip
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok();
+            if !skip {
+                g.wait();
+            }
         }
         let mut resp = self.run_search(&req.query, req.top_k.unwrap_or(5))?;
         if !on_event(AnswerEvent::Results(resp.clone())) {

@@ -214,6 +214,27 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
         ..ServerConfig::default()
     };
     cfg.limits.answer_queue_capacity = a.queue;
+    cfg.limits.header_read_timeout = std::time::Duration::from_secs(a.header_timeout.max(1));
+    cfg.limits.body_read_timeout = std::time::Duration::from_secs(a.body_timeout.max(1));
+    cfg.limits.max_connections = a.max_connections.max(1);
+    cfg.allowed_hosts = a.allow_host.clone();
+    // the models a client may name: the loaded one and those offered; each
+    // must be a registry name, so a typo fails at start, not on a request
+    let registry = super::registry(g)?;
+    let known: Vec<&str> = registry.answer_models().map(|e| e.name.as_str()).collect();
+    for m in &a.models {
+        if !known.contains(&m.as_str()) {
+            anyhow::bail!(
+                "--models: `{m}` is not an answer model of the registry (known: {})",
+                known.join(", ")
+            );
+        }
+    }
+    for m in model.iter().chain(&a.models) {
+        if !cfg.answer_models.contains(m) {
+            cfg.answer_models.push(m.clone());
+        }
+    }
     let backend: Arc<dyn Backend> = Arc::new(EngineBackend::new(engine, model));
     eprintln!("paragraf serve: http://{}/", cfg.addr);
     let rt = tokio::runtime::Builder::new_multi_thread()
