@@ -53,6 +53,8 @@ pub struct BuildOptions {
     /// Where finished embedding batches are kept so that an interrupted build
     /// resumes; default `<out>.embeddings`.
     pub checkpoint: Option<PathBuf>,
+    /// Fail (before embedding anything) when a corpus file was left out.
+    pub strict: bool,
 }
 
 /// Progress of a build, for progress bars.
@@ -76,7 +78,8 @@ pub struct BuildReport {
     pub truncated: usize,
     pub stage_ms: BTreeMap<String, f64>,
     pub size_bytes: u64,
-    pub skipped_files: Vec<String>,
+    /// Corpus files left out (also in the manifest).
+    pub skipped_files: Vec<paragraf_index::SkippedSource>,
 }
 
 /// The text a chunk is embedded with: citation and title give the model the
@@ -105,12 +108,18 @@ pub fn build_index(
         total: 0,
     });
     let ingested = ingest(&opts.corpus, &opts.ingest, None)?;
-    let skipped_files: Vec<String> = ingested
+    let skipped: Vec<paragraf_index::SkippedSource> = ingested
         .report
         .skipped
         .iter()
-        .map(|s| format!("{}: {}", s.path, s.reason))
+        .map(|s| paragraf_index::SkippedSource {
+            path: s.path.clone(),
+            reason: s.reason.clone(),
+        })
         .collect();
+    if opts.strict && !skipped.is_empty() {
+        return Err(EngineError::SkippedSources(skipped));
+    }
     let mut chunks = ingested.chunks;
     if let Some(only) = &opts.only_regulations {
         chunks.retain(|c| only.iter().any(|r| r == &c.regulation));
@@ -272,6 +281,7 @@ pub fn build_index(
     if opts.f16 {
         manifest.vector_dtype = paragraf_index::VectorDtype::F16;
     }
+    manifest.skipped_sources = skipped.clone();
     let extras = CorpusExtras {
         mappings: ingested.control_mappings,
         evidence: ingested.evidence,
@@ -290,6 +300,6 @@ pub fn build_index(
         truncated,
         stage_ms,
         size_bytes,
-        skipped_files,
+        skipped_files: skipped,
     })
 }

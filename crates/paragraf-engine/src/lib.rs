@@ -61,6 +61,9 @@ pub enum EngineError {
     Corpus(#[from] paragraf_corpus::CorpusError),
     #[error("no answer model configured: pass --model NAME (see `paragraf models list`)")]
     NoAnswerModel,
+    /// `index build --strict` and corpus files were left out.
+    #[error("{} corpus file(s) could not be indexed (--strict): {}", .0.len(), .0.iter().map(|s| format!("{}: {}", s.path, s.reason)).collect::<Vec<_>>().join("; "))]
+    SkippedSources(Vec<paragraf_index::SkippedSource>),
     #[error("{0}")]
     Other(String),
 }

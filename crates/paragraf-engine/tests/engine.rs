@@ -52,6 +52,7 @@ fn index_dir() -> Option<&'static PathBuf> {
             core_only: false,
             ingest: Default::default(),
             checkpoint: None,
+            strict: false,
         };
         let report = build_index(&opts, &|_| {}).expect("index build on the fixture corpus");
         assert!(

@@ -32,7 +32,8 @@ pub use error::IndexError;
 pub use filter::Filter;
 pub use inverted::InvertedIndex;
 pub use store::{
-    corpus_hash, open_index, read_manifest, write_index, CorpusExtras, EmbedderMeta, FileEntry,
-    IndexCounts, IndexManifest, LoadedIndex, VectorDtype, FORMAT_VERSION,
+    corpus_hash, open_index, read_manifest, verify_index, write_index, CorpusExtras, EmbedderMeta,
+    FileEntry, IndexCounts, IndexManifest, LoadedIndex, SkippedSource, VectorDtype, VerifyReport,
+    FORMAT_VERSION,
 };
 pub use topk::Hit;

@@ -79,6 +79,23 @@ pub struct FileEntry {
     pub sha256: String,
 }
 
+/// A corpus file the build left out, with the reason (parser message with
+/// file and position, or `no manifest entry`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedSource {
+    pub path: String,
+    pub reason: String,
+}
+
+/// What [`verify_index`] checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// Files whose size and sha256 match the manifest.
+    pub files: usize,
+    /// Their bytes in all.
+    pub bytes: u64,
+}
+
 /// `manifest.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexManifest {
@@ -99,6 +116,10 @@ pub struct IndexManifest {
     /// Filled by [`write_index`]: file name → size + sha256.
     #[serde(default)]
     pub files: BTreeMap<String, FileEntry>,
+    /// Corpus files the build left out (never silently: `index build`
+    /// lists them and fails on them with `--strict`).
+    #[serde(default)]
+    pub skipped_sources: Vec<SkippedSource>,
 }
 
 impl IndexManifest {
@@ -119,6 +140,7 @@ impl IndexManifest {
             built_at: now_rfc3339(),
             counts: IndexCounts::default(),
             files: BTreeMap::new(),
+            skipped_sources: Vec::new(),
         }
     }
 }
@@ -413,11 +435,21 @@ fn map_file(path: &Path) -> Result<memmap2::Mmap, IndexError> {
     unsafe { memmap2::Mmap::map(&f) }.map_err(|e| IndexError::io(path, e))
 }
 
-/// Open an index directory: verify the manifest (format, embedder), every
-/// file's size and sha256, then decode. Nothing is decoded from a file
-/// whose checksum does not match.
-pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedIndex, IndexError> {
+/// Check every file of an index directory against its manifest (format,
+/// embedder, presence, size, sha256) without decoding anything: what
+/// `paragraf index info --verify` runs. The error names the first bad file.
+pub fn verify_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<VerifyReport, IndexError> {
     let m = read_manifest(dir, expect)?;
+    let maps = verify_files(dir, &m)?;
+    Ok(VerifyReport {
+        files: maps.len(),
+        bytes: maps.iter().map(|(_, mm)| mm.len() as u64).sum(),
+    })
+}
+
+/// Map every file the manifest lists, after checking that the required ones
+/// are listed and that each has its recorded size and sha256.
+fn verify_files(dir: &Path, m: &IndexManifest) -> Result<Vec<(String, memmap2::Mmap)>, IndexError> {
     let mut required = vec![CHUNKS, EXTRAS, VECTORS, INVERTED];
     if m.counts.hnsw_graph {
         required.extend(GRAPH_FILES);
@@ -431,8 +463,7 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
         }
     }
     // Verify all files in parallel; keep the maps for decoding.
-    let maps: Vec<(String, memmap2::Mmap)> = m
-        .files
+    m.files
         .par_iter()
         .map(|(name, fe)| {
             let p = dir.join(name);
@@ -456,7 +487,15 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
             }
             Ok((name.clone(), mm))
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// Open an index directory: verify the manifest (format, embedder), every
+/// file's size and sha256, then decode. Nothing is decoded from a file
+/// whose checksum does not match.
+pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedIndex, IndexError> {
+    let m = read_manifest(dir, expect)?;
+    let maps = verify_files(dir, &m)?;
     let get = |n: &str| -> &[u8] {
         maps.iter()
             .find(|(k, _)| k == n)

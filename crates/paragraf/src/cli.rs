@@ -155,6 +155,10 @@ pub enum IndexCmd {
         /// Store vectors as f16.
         #[arg(long)]
         f16: bool,
+        /// Fail (exit 2, before embedding) when a corpus file cannot be
+        /// indexed; without it such files are listed and left out.
+        #[arg(long)]
+        strict: bool,
         #[arg(long)]
         json: bool,
     },
@@ -171,6 +175,10 @@ pub enum IndexCmd {
     /// Show an index's manifest.
     Info {
         dir: Option<PathBuf>,
+        /// Check every file's size and sha256 against the manifest; exit 2
+        /// naming the first file that does not match.
+        #[arg(long)]
+        verify: bool,
         #[arg(long)]
         json: bool,
     },

@@ -18,22 +18,36 @@ pub fn run() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<paragraf_engine::EngineError>()
-                .is_some_and(|e| {
-                    matches!(
-                        e,
-                        paragraf_engine::EngineError::EmptyQuery
-                            | paragraf_engine::EngineError::QueryTooLong { .. }
-                            | paragraf_engine::EngineError::BadTopK { .. }
-                    )
-                })
-            {
+            if is_bad_input(&e) {
                 2
             } else {
                 1
             }
         }
     }
+}
+
+/// Errors in what the user gave (question, flags' values, corpus files under
+/// `--strict`, an index file that fails its checksum): exit code 2.
+fn is_bad_input(e: &anyhow::Error) -> bool {
+    use paragraf_engine::EngineError;
+    use paragraf_index::IndexError;
+    let index_bad = |i: &IndexError| matches!(i, IndexError::Corrupt { .. });
+    e.chain().any(|cause| {
+        if let Some(i) = cause.downcast_ref::<IndexError>() {
+            return index_bad(i);
+        }
+        cause
+            .downcast_ref::<EngineError>()
+            .is_some_and(|e| match e {
+                EngineError::EmptyQuery
+                | EngineError::QueryTooLong { .. }
+                | EngineError::BadTopK { .. }
+                | EngineError::SkippedSources(_) => true,
+                EngineError::Index(i) => index_bad(i),
+                _ => false,
+            })
+    })
 }
 
 fn init_logging(g: &cli::Global) {

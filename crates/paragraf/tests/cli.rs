@@ -56,6 +56,7 @@ fn index() -> Option<(&'static Path, &'static Path)> {
                 "build",
                 "--embedder",
                 "multilingual-e5-small",
+                "--strict",
                 "--json",
                 "--corpus",
             ])
@@ -214,6 +215,132 @@ fn empty_question_is_bad_input_with_exit_code_2() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("empty"));
+}
+
+/// Copy a directory tree (fixture corpus, index) into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn index_build_lists_skipped_files_and_fails_on_them_with_strict() {
+    let (_, models) = index_or_skip!();
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    copy_tree(&fixture_corpus(), &corpus);
+    // a listed source cut off mid-element, and a file no manifest entry names
+    let xml = std::fs::read(corpus.join("de/gii/bdsg_2018.xml")).unwrap();
+    std::fs::write(corpus.join("de/gii/tdddg.xml"), &xml[..xml.len() / 3]).unwrap();
+    std::fs::write(corpus.join("de/gii/unlisted.xml"), b"<dokumente/>").unwrap();
+    let build = |strict: bool| {
+        let mut c = bin();
+        c.arg("--home")
+            .arg(tmp.path())
+            .arg("--model-dir")
+            .arg(models)
+            .args(["index", "build", "--only", "BDSG", "--corpus"])
+            .arg(&corpus)
+            .arg("--out")
+            .arg(tmp.path().join(if strict { "strict" } else { "lenient" }));
+        if strict {
+            c.arg("--strict");
+        }
+        c.output().unwrap()
+    };
+    let o = build(true);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("de/gii/tdddg.xml") && err.contains("de/gii/unlisted.xml"),
+        "{err}"
+    );
+    assert!(
+        !tmp.path().join("strict/manifest.json").exists(),
+        "nothing written"
+    );
+
+    let o = build(false);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let listed: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
+    assert_eq!(listed.len(), 2, "{err}");
+    assert!(
+        listed
+            .iter()
+            .any(|l| l.contains("de/gii/tdddg.xml") && l.contains(" at ")),
+        "position named: {err}"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("lenient/manifest.json")).unwrap())
+            .unwrap();
+    let skipped = manifest["skipped_sources"].as_array().unwrap();
+    assert_eq!(skipped.len(), 2, "{manifest}");
+    assert!(skipped.iter().any(|s| s["path"] == "de/gii/unlisted.xml"));
+}
+
+#[test]
+fn a_corrupt_index_fails_info_verify_and_serve() {
+    let (idx, models) = index_or_skip!();
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("index");
+    copy_tree(idx, &copy);
+    let info = || {
+        bin()
+            .args(["index", "info", "--verify"])
+            .arg(&copy)
+            .output()
+            .unwrap()
+    };
+    let o = info();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("sha256 match"));
+    // one flipped byte in the middle of the vectors
+    let vectors = copy.join("vectors.safetensors");
+    let mut bytes = std::fs::read(&vectors).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&vectors, bytes).unwrap();
+    let o = info();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("vectors.safetensors") && err.contains("sha256"),
+        "{err}"
+    );
+    // serve refuses it at start instead of listening
+    let mut child = bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["serve", "--addr", "127.0.0.1:0", "--index"])
+        .arg(&copy)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("serve started on a corrupt index");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("vectors.safetensors"), "{err}");
 }
 
 #[test]

@@ -17,6 +17,7 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
             core,
             batch_size,
             f16,
+            strict,
             json,
         } => {
             let opts = BuildOptions {
@@ -33,6 +34,7 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 core_only: core,
                 ingest: Default::default(),
                 checkpoint: None,
+                strict,
             };
             let bars = StageBars::new(g.quiet || json);
             let report = build_index(&opts, &|e| bars.on_event(e))?;
@@ -57,6 +59,16 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                     );
                 }
             }
+            // never silent: every file left out, with file and position
+            for s in &report.skipped_files {
+                eprintln!("skipped {}: {}", s.path, s.reason);
+            }
+            if !report.skipped_files.is_empty() {
+                eprintln!(
+                    "{} corpus file(s) left out (listed in manifest.json; `--strict` makes this an error)",
+                    report.skipped_files.len()
+                );
+            }
             Ok(())
         }
         IndexCmd::Terms { dir, out } => {
@@ -71,9 +83,14 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
             }
             Ok(())
         }
-        IndexCmd::Info { dir, json } => {
+        IndexCmd::Info { dir, verify, json } => {
             let dir = dir.unwrap_or_else(|| home(g).join("index"));
             let m = paragraf_index::read_manifest(&dir, None)?;
+            let verified = if verify {
+                Some(paragraf_index::verify_index(&dir, None)?)
+            } else {
+                None
+            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&m)?);
             } else {
@@ -96,6 +113,25 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 println!("  size on disk    {}", super::models::human_size(total));
                 for (name, f) in &m.files {
                     println!("    {name:<24} {:>12}", super::models::human_size(f.bytes));
+                }
+                if !m.skipped_sources.is_empty() {
+                    println!("  skipped sources {}", m.skipped_sources.len());
+                    for s in &m.skipped_sources {
+                        println!("    {}: {}", s.path, s.reason);
+                    }
+                }
+            }
+            if let Some(v) = verified {
+                let line = format!(
+                    "verified: {} files, {}, sizes and sha256 match the manifest",
+                    v.files,
+                    super::models::human_size(v.bytes)
+                );
+                // keep --json output one JSON document
+                if json {
+                    eprintln!("{line}");
+                } else {
+                    println!("{line}");
                 }
             }
             Ok(())

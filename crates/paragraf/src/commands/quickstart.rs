@@ -100,6 +100,7 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         core_only: core,
         ingest: Default::default(),
         checkpoint: None,
+        strict: false,
     };
     let bars = StageBars::new(g.quiet);
     let report = build_index(&opts, &|e| bars.on_event(e))?;
@@ -107,6 +108,9 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         "      {} Chunks indexiert ({} neu eingebettet)",
         report.chunks, report.embedded
     );
+    for s in &report.skipped_files {
+        eprintln!("      übersprungen: {}: {}", s.path, s.reason);
+    }
 
     // 3. answer
     eprintln!("[3/3] Beispielfrage: {}", a.question);
