@@ -17,12 +17,13 @@ pub mod evidence;
 pub mod gate;
 pub mod lawwords;
 pub mod prompt;
+pub mod query_embed;
 
 use paragraf_corpus::Manifest;
 use paragraf_index::{open_index, Filter, LoadedIndex};
 use paragraf_models::{
     load_embedder, load_generator, select_device, ChatMessage, DeviceChoice, Embedder, GenParams,
-    Generator, Registry, ResolveOptions, TextKind,
+    Generator, Registry, ResolveOptions,
 };
 use paragraf_rank::{
     analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
@@ -80,6 +81,13 @@ pub struct EngineOptions {
     pub params: RankParams,
     /// Run one query (and a few tokens of generation) at start.
     pub warm_up: bool,
+    /// Most concurrent questions embedded in one encoder pass; 1 = each
+    /// its own pass; `None` = by device ([`query_embed::QUERY_BATCH_MAX`]
+    /// on a GPU, [`query_embed::QUERY_BATCH_MAX_CPU`] on a CPU).
+    pub query_batch_max: Option<usize>,
+    /// Questions whose vectors are kept; 0 = no cache
+    /// ([`query_embed::QUERY_CACHE_ENTRIES`]).
+    pub query_cache_entries: usize,
 }
 
 /// Per-request search options.
@@ -143,7 +151,8 @@ pub struct SearchOutcome {
 /// generation runs one request at a time (requests queue on the model lock).
 pub struct Engine {
     index: LoadedIndex,
-    embedder: Box<dyn Embedder>,
+    embedder: std::sync::Arc<dyn Embedder>,
+    query_embedder: query_embed::QueryEmbedder,
     generator: Mutex<Option<(String, Box<dyn Generator>)>>,
     queue_depth: AtomicUsize,
     manifest: Manifest,
@@ -173,12 +182,23 @@ impl Engine {
         if let Some(w) = warning {
             tracing::warn!("{w}");
         }
-        let embedder = load_embedder(
+        let embedder: std::sync::Arc<dyn Embedder> = load_embedder(
             &opts.registry,
             &index.manifest.embedder.name,
             &opts.resolve,
             &device,
-        )?;
+        )?
+        .into();
+        let batch_max = opts.query_batch_max.unwrap_or(if device.is_cpu() {
+            query_embed::QUERY_BATCH_MAX_CPU
+        } else {
+            query_embed::QUERY_BATCH_MAX
+        });
+        let query_embedder =
+            query_embed::QueryEmbedder::new(embedder.clone(), batch_max, opts.query_cache_entries)
+                .map_err(|e| {
+                    EngineError::Other(format!("cannot start the query embedding thread: {e}"))
+                })?;
         let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
         let mut by_id = HashMap::with_capacity(index.chunks.len());
         for (i, c) in index.chunks.iter().enumerate() {
@@ -194,6 +214,7 @@ impl Engine {
             bilingual: BilingualTerms::builtin(),
             index,
             embedder,
+            query_embedder,
             generator: Mutex::new(None),
             queue_depth: AtomicUsize::new(0),
             manifest: Manifest::builtin()?,
@@ -255,6 +276,11 @@ impl Engine {
     }
 
     /// Generation requests waiting for or holding the model.
+    /// Counters of the query embedder (batching, cache).
+    pub fn query_embed_stats(&self) -> query_embed::QueryEmbedStats {
+        self.query_embedder.stats()
+    }
+
     pub fn queue_depth(&self) -> usize {
         self.queue_depth.load(Ordering::Relaxed)
     }
@@ -355,12 +381,7 @@ impl Engine {
         let analysis = self.analyze_with(query, opts.hand_topics);
         mark(&mut t, "analyze", &mut lap);
 
-        let batch = self.embedder.embed(&[query], TextKind::Query)?;
-        let qe = batch
-            .embeddings
-            .into_iter()
-            .next()
-            .ok_or_else(|| EngineError::Other("embedder returned no vector".into()))?;
+        let qe = self.query_embedder.embed(query)?;
         mark(&mut t, "embed", &mut lap);
 
         let chunks = &self.index.chunks;

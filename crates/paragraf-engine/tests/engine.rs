@@ -78,6 +78,8 @@ fn engine() -> Option<Engine> {
         device: DeviceChoice::Cpu,
         answer_model: None,
         params: Default::default(),
+        query_batch_max: None,
+        query_cache_entries: paragraf_engine::query_embed::QUERY_CACHE_ENTRIES,
         warm_up: false,
     };
     Some(Engine::open(opts).expect("open engine"))
@@ -451,8 +453,68 @@ fn missing_index_says_how_to_build_it() {
         device: DeviceChoice::Cpu,
         answer_model: None,
         params: Default::default(),
+        query_batch_max: None,
+        query_cache_entries: paragraf_engine::query_embed::QUERY_CACHE_ENTRIES,
         warm_up: false,
     };
     let err = Engine::open(opts).err().expect("must fail").to_string();
     assert!(err.contains("paragraf index build"), "{err}");
+}
+
+#[test]
+fn a_question_has_the_same_vector_alone_and_in_any_batch() {
+    use paragraf_engine::query_embed::QueryEmbedder;
+    use paragraf_models::{load_embedder, Embedder};
+    use std::sync::Arc;
+    let Some(models) = models_dir() else {
+        paragraf_types::inputs::input_missing("PARAGRAF_TEST_MODELS with multilingual-e5-small");
+        return;
+    };
+    let e: Arc<dyn Embedder> = load_embedder(
+        &Registry::builtin(),
+        "multilingual-e5-small",
+        &ResolveOptions {
+            model_dir: Some(models),
+            allow_download: false,
+        },
+        &candle_core::Device::Cpu,
+    )
+    .expect("embedder")
+    .into();
+    // lengths from a few tokens to ~40, several within one padding bucket
+    let qs = [
+        "Wer haftet, wenn ein Auftragsverarbeiter Daten verliert?",
+        "Bußgeld?",
+        "Wer haftet bei Datenverlust?",
+        "Which documentation must accompany a product that contains software before it is sold in the EU, and for how long must it be kept?",
+        "Welche Pflichten hat der Betreiber einer Videoüberwachung im Eingangsbereich eines Supermarkts gegenüber Kunden?",
+        "Welche Pflichten hat der Betreiber einer Videoüberwachung gegenüber Kunden?",
+        "Muss ein Hersteller Sicherheitslücken melden?",
+        "Do I need a data protection officer?",
+    ];
+    // each question alone (one after the other: every pass holds one)
+    let alone = QueryEmbedder::new(e.clone(), 16, 0).unwrap();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let want: Vec<Vec<u32>> = qs
+        .iter()
+        .map(|q| bits(&alone.embed(q).unwrap().dense))
+        .collect();
+    // concurrently through the batcher, in three rounds of 24 questions
+    let batched = Arc::new(QueryEmbedder::new(e.clone(), 16, 0).unwrap());
+    for round in 0..3 {
+        let handles: Vec<_> = (0..24)
+            .map(|n| {
+                let qe = batched.clone();
+                let i = (n * 5 + round) % qs.len();
+                std::thread::spawn(move || (i, qe.embed(qs[i]).unwrap().dense))
+            })
+            .collect();
+        for h in handles {
+            let (i, v) = h.join().unwrap();
+            assert_eq!(bits(&v), want[i], "{}", qs[i]);
+        }
+    }
+    let s = batched.stats();
+    assert_eq!(s.queries, 72);
+    assert!(s.passes < 72, "concurrent questions shared passes: {s:?}");
 }

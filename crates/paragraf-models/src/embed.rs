@@ -105,6 +105,22 @@ pub trait Embedder: Send + Sync {
         let _ = (tokens, inputs);
         1
     }
+    /// [`Embedder::embed`] with every input padded (attention-masked) to at
+    /// least `len` tokens. An input's vector then depends only on its own
+    /// tokens and `len`, not on the other inputs of the call: the encoder
+    /// gives bit-identical results for equal padded lengths at any batch
+    /// size, while different padding changes the last bits. Query batching
+    /// relies on it. The default ignores `len` (for encoders without
+    /// padding).
+    fn embed_padded(
+        &self,
+        texts: &[&str],
+        kind: TextKind,
+        len: usize,
+    ) -> Result<EmbedBatch, ModelError> {
+        let _ = len;
+        self.embed(texts, kind)
+    }
 }
 
 /// An encoder model ready to run on token ids.
@@ -198,6 +214,16 @@ impl EncoderModel {
     /// the position limit), batching by token budget in length order; with
     /// several batches on a multi-core CPU the workers share them.
     pub(crate) fn embed_ids(&self, seqs: &[Vec<u32>]) -> Result<Vec<Embedding>, ModelError> {
+        self.embed_ids_padded(seqs, 0)
+    }
+
+    /// [`Self::embed_ids`] with every batch padded to at least `min_len`
+    /// tokens.
+    pub(crate) fn embed_ids_padded(
+        &self,
+        seqs: &[Vec<u32>],
+        min_len: usize,
+    ) -> Result<Vec<Embedding>, ModelError> {
         let mut order: Vec<usize> = (0..seqs.len()).collect();
         // Longest first; ties by input index (stable sort).
         order.sort_by(|&a, &b| seqs[b].len().cmp(&seqs[a].len()));
@@ -212,7 +238,10 @@ impl EncoderModel {
             i += n;
         }
         let run = |batch: &[usize]| {
-            self.run_batch(&batch.iter().map(|&j| &seqs[j][..]).collect::<Vec<_>>())
+            self.run_batch(
+                &batch.iter().map(|&j| &seqs[j][..]).collect::<Vec<_>>(),
+                min_len,
+            )
         };
         let mut out: Vec<Option<Embedding>> = vec![None; seqs.len()];
         if batches.len() < 2 || self.workers.len() < 2 {
@@ -279,14 +308,24 @@ impl EncoderModel {
             .collect()
     }
 
-    fn run_batch(&self, seqs: &[&[u32]]) -> Result<Vec<Embedding>, ModelError> {
+    fn run_batch(&self, seqs: &[&[u32]], min_len: usize) -> Result<Vec<Embedding>, ModelError> {
         let ctx = ModelError::candle("encoder forward");
-        self.run_batch_inner(seqs).map_err(ctx)
+        self.run_batch_inner(seqs, min_len).map_err(ctx)
     }
 
-    fn run_batch_inner(&self, seqs: &[&[u32]]) -> candle_core::Result<Vec<Embedding>> {
+    fn run_batch_inner(
+        &self,
+        seqs: &[&[u32]],
+        min_len: usize,
+    ) -> candle_core::Result<Vec<Embedding>> {
         let b = seqs.len();
-        let l = seqs.iter().map(|s| s.len()).max().unwrap_or(1).max(1);
+        let l = seqs
+            .iter()
+            .map(|s| s.len())
+            .max()
+            .unwrap_or(1)
+            .max(min_len)
+            .max(1);
         let pad = match self.encoder.positions {
             Positions::Roberta { pad } => pad,
             Positions::Absolute => self.encoder.cfg.pad_token_id,
@@ -430,6 +469,22 @@ impl Embedder for TextEmbedder {
     fn embed(&self, texts: &[&str], kind: TextKind) -> Result<EmbedBatch, ModelError> {
         let (ids, truncated) = self.tokenize(texts, kind)?;
         let embeddings = self.model.embed_ids(&ids)?;
+        Ok(EmbedBatch {
+            embeddings,
+            truncated,
+        })
+    }
+
+    fn embed_padded(
+        &self,
+        texts: &[&str],
+        kind: TextKind,
+        len: usize,
+    ) -> Result<EmbedBatch, ModelError> {
+        let (ids, truncated) = self.tokenize(texts, kind)?;
+        let embeddings = self
+            .model
+            .embed_ids_padded(&ids, len.min(self.info.max_tokens))?;
         Ok(EmbedBatch {
             embeddings,
             truncated,

@@ -32,6 +32,10 @@ pub struct Limits {
     /// Connections served at once; further clients wait in the listen
     /// backlog until one closes.
     pub max_connections: usize,
+    /// Searches computed at once; more wait their turn (first come, first
+    /// served) within `request_timeout`. One per core keeps the machine
+    /// busy without starving the answer worker of CPU time.
+    pub max_concurrent_searches: usize,
 }
 
 impl Default for Limits {
@@ -47,6 +51,9 @@ impl Default for Limits {
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(15),
             max_connections: 256,
+            max_concurrent_searches: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
         }
     }
 }

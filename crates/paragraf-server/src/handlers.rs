@@ -91,11 +91,7 @@ where
         std::panic::catch_unwind(AssertUnwindSafe(|| f(&*backend)))
     });
     match tokio::time::timeout(state.limits.request_timeout, task).await {
-        Err(_) => Err(ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "timeout",
-            "Zeitlimit der Anfrage überschritten",
-        )),
+        Err(_) => Err(search_timeout()),
         Ok(Err(join)) => {
             tracing::error!(error = %join, "blocking task failed");
             Err(ApiError::internal())
@@ -109,6 +105,15 @@ where
     }
 }
 
+/// 504 after `Limits::request_timeout`.
+fn search_timeout() -> ApiError {
+    ApiError::new(
+        StatusCode::GATEWAY_TIMEOUT,
+        "timeout",
+        "Zeitlimit der Anfrage überschritten",
+    )
+}
+
 /// `POST /v1/search`.
 pub(crate) async fn search(
     State(state): State<AppState>,
@@ -116,6 +121,17 @@ pub(crate) async fn search(
 ) -> Result<Json<SearchResponse>, ApiError> {
     check_query(&state, "query", &req.query)?;
     check_count("top_k", req.top_k, state.limits.max_top_k)?;
+    // wait for a search slot (first come, first served) within the deadline
+    let slot = tokio::time::timeout(
+        state.limits.request_timeout,
+        state.search_slots.clone().acquire_owned(),
+    )
+    .await;
+    let _slot = match slot {
+        Ok(Ok(p)) => p,
+        Ok(Err(_)) => return Err(ApiError::internal()),
+        Err(_) => return Err(search_timeout()),
+    };
     let resp = run_blocking(&state, move |b| b.search(&req)).await?;
     state.metrics.observe_timings(&resp.timings_ms);
     Ok(Json(resp))

@@ -90,6 +90,8 @@ pub(crate) struct AppState {
     answer_models: Arc<[String]>,
     /// [`ServerConfig::allowed_hosts`].
     allowed_hosts: Arc<[String]>,
+    /// [`Limits::max_concurrent_searches`] permits.
+    search_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// Header carrying the request id (set when absent, echoed on the response).
@@ -162,6 +164,9 @@ fn build(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<(Rout
             .map(Arc::from),
         answer_models: cfg.answer_models.clone().into(),
         allowed_hosts: cfg.allowed_hosts.clone().into(),
+        search_slots: Arc::new(tokio::sync::Semaphore::new(
+            cfg.limits.max_concurrent_searches.max(1),
+        )),
     };
 
     let api = Router::new()

@@ -107,6 +107,14 @@ pub(crate) fn retry_after_estimate(
     waiting: usize,
     max_s: f64,
 ) -> u64 {
+    retry_after_wait_s(mean_job_s, running_for_s, waiting)
+        .ceil()
+        .clamp(1.0, max_s.max(1.0)) as u64
+}
+
+/// Seconds until a job queued behind `waiting` others would start (see
+/// [`retry_after_estimate`]).
+fn retry_after_wait_s(mean_job_s: Option<f64>, running_for_s: Option<f64>, waiting: usize) -> f64 {
     let running = running_for_s.unwrap_or(0.0);
     let job = mean_job_s.unwrap_or(0.0).max(running);
     let remaining = if running_for_s.is_some() {
@@ -114,9 +122,7 @@ pub(crate) fn retry_after_estimate(
     } else {
         0.0
     };
-    (remaining + waiting as f64 * job)
-        .ceil()
-        .clamp(1.0, max_s.max(1.0)) as u64
+    remaining + waiting as f64 * job
 }
 
 impl AnswerQueue {
@@ -172,7 +178,18 @@ impl AnswerQueue {
         let sh = &*self.shared;
         let mut st = sh.lock();
         sh.purge(&mut st);
-        if st.waiting.len() >= sh.capacity || st.closed {
+        // a job that would start too late to finish before its deadline is
+        // turned away now (503 + Retry-After) instead of timing out later
+        let mean = sh.metrics.mean_job_seconds();
+        let running_for = st.running_since.map(|t| t.elapsed().as_secs_f64());
+        let hopeless = mean.is_some_and(|m| {
+            let start = retry_after_wait_s(mean, running_for, st.waiting.len());
+            start + m
+                > deadline
+                    .saturating_duration_since(Instant::now())
+                    .as_secs_f64()
+        });
+        if st.waiting.len() >= sh.capacity || st.closed || hopeless {
             sh.metrics.answer_rejected();
             let mut err = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -184,8 +201,8 @@ impl AnswerQueue {
                 err.body.error.code = "worker_unavailable".into();
             }
             err.retry_after_s = Some(retry_after_estimate(
-                sh.metrics.mean_job_seconds(),
-                st.running_since.map(|t| t.elapsed().as_secs_f64()),
+                mean,
+                running_for,
                 st.waiting.len(),
                 sh.max_wait.as_secs_f64(),
             ));

@@ -985,6 +985,36 @@ async fn retry_after_follows_the_running_generation() {
 }
 
 #[tokio::test]
+async fn an_answer_that_could_not_finish_in_time_is_turned_away_at_once() {
+    let mut c = cfg();
+    c.limits.answer_timeout = Duration::from_secs(2);
+    let mut b = TestBackend::load();
+    b.token_delay = Duration::from_millis(20); // ~1.2 s per answer
+    let (app, _) = app_with(b, &c);
+    // one answer measures the job time
+    let first = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&first.text()).last().unwrap().0, "final");
+    // while the next runs, a third would start after ~1.2 s and need ~1.2 s
+    // more: past its 2 s deadline, so it is refused now, not failed later
+    let running = app
+        .clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap();
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
+    assert!(r.headers.contains_key(header::RETRY_AFTER));
+    let body = to_bytes(running.into_body(), usize::MAX).await.unwrap();
+    assert_eq!(
+        sse(&String::from_utf8_lossy(&body)).last().unwrap().0,
+        "final"
+    );
+    // with the worker free it fits again
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&r.text()).last().unwrap().0, "final");
+}
+
+#[tokio::test]
 async fn metrics_labels_come_from_closed_sets() {
     let app = app();
     for i in 0..200 {

@@ -330,6 +330,14 @@ pub struct ServeArgs {
     /// Connections served at once; more wait in the listen backlog.
     #[arg(long, default_value_t = 256)]
     pub max_connections: usize,
+    /// Most concurrent questions embedded in one encoder pass (1: each
+    /// question its own pass). Default: 16 on a GPU, 1 on a CPU (where a
+    /// batch costs as much as its questions one by one).
+    #[arg(long)]
+    pub embed_batch: Option<usize>,
+    /// Questions whose embeddings are cached (0: no cache).
+    #[arg(long, default_value_t = paragraf_engine::query_embed::QUERY_CACHE_ENTRIES)]
+    pub query_cache: usize,
 }
 
 #[derive(Debug, Args)]

@@ -181,6 +181,25 @@ pub(crate) fn open_engine(
     model: Option<String>,
     warm_up: bool,
 ) -> Result<Engine> {
+    open_engine_with(
+        g,
+        f,
+        model,
+        warm_up,
+        None,
+        paragraf_engine::query_embed::QUERY_CACHE_ENTRIES,
+    )
+}
+
+/// [`open_engine`] with the query batching and cache sizes (`serve`).
+pub(crate) fn open_engine_with(
+    g: &Global,
+    f: &SearchFlags,
+    model: Option<String>,
+    warm_up: bool,
+    query_batch_max: Option<usize>,
+    query_cache_entries: usize,
+) -> Result<Engine> {
     let dir = index_dir(g, &f.index);
     let reg = registry(g)?;
     let params = load_params(&reg, &dir, &f.params)?;
@@ -192,6 +211,8 @@ pub(crate) fn open_engine(
         answer_model: model,
         params,
         warm_up,
+        query_batch_max,
+        query_cache_entries,
     };
     Ok(Engine::open(opts)?)
 }

@@ -1,7 +1,7 @@
 //! `paragraf serve`: the engine behind the HTTP API and web page
 //! (`paragraf_server`), through [`EngineBackend`].
 
-use super::{default_answer_model, open_engine};
+use super::{default_answer_model, open_engine_with};
 use crate::cli::{Global, SearchFlags, ServeArgs};
 use anyhow::{Context, Result};
 use paragraf_engine::{AskOptions, Engine, EngineError, SearchOptions};
@@ -193,6 +193,7 @@ impl Backend for EngineBackend {
             "embedder": self.engine.embedder_name(),
             "answer_model": self.model,
             "queue_depth": self.engine.queue_depth(),
+            "query_embedding": self.engine.query_embed_stats(),
         })
     }
 }
@@ -203,7 +204,14 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
         None => default_answer_model(g).ok(),
     };
     let flags = SearchFlags::for_index(a.index.clone());
-    let engine = open_engine(g, &flags, model.clone(), true)?;
+    let engine = open_engine_with(
+        g,
+        &flags,
+        model.clone(),
+        true,
+        a.embed_batch.map(|b| b.max(1)),
+        a.query_cache,
+    )?;
     let mut cfg = ServerConfig {
         addr: a
             .addr
