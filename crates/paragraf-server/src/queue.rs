@@ -182,13 +182,14 @@ impl AnswerQueue {
         // turned away now (503 + Retry-After) instead of timing out later
         let mean = sh.metrics.mean_job_seconds();
         let running_for = st.running_since.map(|t| t.elapsed().as_secs_f64());
-        let hopeless = mean.is_some_and(|m| {
+        // before the first job time is known, the running job's time so far
+        // is the estimate
+        let job = mean.unwrap_or(0.0).max(running_for.unwrap_or(0.0));
+        let hopeless = job > 0.0 && {
             let start = retry_after_wait_s(mean, running_for, st.waiting.len());
-            start + m
-                > deadline
-                    .saturating_duration_since(Instant::now())
-                    .as_secs_f64()
-        });
+            let left = deadline.saturating_duration_since(Instant::now());
+            start + job > left.as_secs_f64()
+        };
         if st.waiting.len() >= sh.capacity || st.closed || hopeless {
             sh.metrics.answer_rejected();
             let mut err = ApiError::new(

@@ -1,19 +1,9 @@
-//! Fuzz the reference extractor and the norm-query parser: never panic, and
-//! the same input gives the same output.
+//! cargo-fuzz target `refs`; the body is `checks::refs` (see `../checks.rs`),
+//! which `tests/fuzz_regressions.rs` runs on `regressions/refs/`.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use paragraf_corpus::{extract_references, parse_norm_query, Manifest};
-use std::sync::OnceLock;
 
-fn manifest() -> &'static Manifest {
-    static M: OnceLock<Manifest> = OnceLock::new();
-    M.get_or_init(|| Manifest::builtin().expect("builtin manifest"))
-}
+#[path = "../checks.rs"]
+mod checks;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(s) = std::str::from_utf8(data) {
-        let a = extract_references(s, "BDSG", manifest());
-        assert_eq!(a, extract_references(s, "BDSG", manifest()));
-        let _ = parse_norm_query(s, manifest());
-    }
-});
+fuzz_target!(|data: &[u8]| checks::refs(data));
