@@ -31,6 +31,26 @@ fn app() -> Router {
     app_with(TestBackend::load(), &cfg()).0
 }
 
+/// An app with one answer slot whose answers wait at the returned gate
+/// (after `skip` answers that pass it).
+fn gated_app(skip: usize) -> (Router, Arc<Gate>) {
+    let mut c = cfg();
+    c.limits.answer_queue_capacity = 1;
+    let gate = Arc::new(Gate::default());
+    let mut b = TestBackend::load();
+    b.gate = Some(gate.clone());
+    b.gate_skip = skip.into();
+    (app_with(b, &c).0, gate)
+}
+
+/// Submit an answer and keep its response (the stream) unread.
+async fn start_answer(app: &Router) -> axum::response::Response {
+    app.clone()
+        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
+        .await
+        .unwrap()
+}
+
 struct Resp {
     status: StatusCode,
     headers: HeaderMap,
@@ -410,26 +430,13 @@ async fn backend_rejection_during_answer_is_an_error_event() {
 
 #[tokio::test]
 async fn full_queue_is_503_with_retry_after_and_searches_still_run() {
-    let mut c = cfg();
-    c.limits.answer_queue_capacity = 1;
-    let gate = Arc::new(Gate::default());
-    let mut b = TestBackend::load();
-    b.gate = Some(gate.clone());
-    let (app, _) = app_with(b, &c);
+    let (app, gate) = gated_app(0);
     // 1st: running (blocked at the gate); keep the response body unread.
-    let first = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let first = start_answer(&app).await;
     assert_eq!(first.status(), StatusCode::OK);
     gate.wait_arrived(1);
     // 2nd: waits in the queue.
-    let second = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let second = start_answer(&app).await;
     assert_eq!(second.status(), StatusCode::OK);
     // 3rd: rejected.
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
@@ -902,32 +909,15 @@ async fn schema_checker_rejects_wrong_shapes() {
 
 #[tokio::test]
 async fn a_waiting_client_that_leaves_frees_its_queue_slot() {
-    let mut c = cfg();
-    c.limits.answer_queue_capacity = 1;
-    let gate = Arc::new(Gate::default());
-    let mut b = TestBackend::load();
-    b.gate = Some(gate.clone());
-    let (app, _) = app_with(b, &c);
-    let running = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let (app, gate) = gated_app(0);
+    let running = start_answer(&app).await;
     gate.wait_arrived(1);
-    let waiting = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let waiting = start_answer(&app).await;
     assert_eq!(waiting.status(), StatusCode::OK);
     let m = send(&app, get("/metrics")).await.text();
     assert!(m.contains("paragraf_answer_queue_depth 1\n"), "{m}");
     drop(waiting); // the waiting client goes away
-    let next = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let next = start_answer(&app).await;
     assert_eq!(next.status(), StatusCode::OK, "the slot was freed");
     let m = send(&app, get("/metrics")).await.text();
     assert!(m.contains("paragraf_answer_queue_depth 1\n"), "{m}");
@@ -944,26 +934,12 @@ async fn a_waiting_client_that_leaves_frees_its_queue_slot() {
 
 #[tokio::test]
 async fn retry_after_follows_the_running_generation() {
-    let mut c = cfg();
-    c.limits.answer_queue_capacity = 1;
-    let gate = Arc::new(Gate::default());
-    let mut b = TestBackend::load();
-    b.gate = Some(gate.clone());
-    b.gate_skip = 1.into(); // one quick answer first: a short mean
-    let (app, _) = app_with(b, &c);
+    let (app, gate) = gated_app(1); // one quick answer first: a short mean
     let quick = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     assert_eq!(sse(&quick.text()).last().unwrap().0, "final");
-    let long = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let long = start_answer(&app).await;
     gate.wait_arrived(1);
-    let queued = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let queued = start_answer(&app).await;
     tokio::time::sleep(Duration::from_millis(2_100)).await;
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
@@ -996,11 +972,7 @@ async fn an_answer_that_could_not_finish_in_time_is_turned_away_at_once() {
     assert_eq!(sse(&first.text()).last().unwrap().0, "final");
     // while the next runs, a third would start after ~1.2 s and need ~1.2 s
     // more: past its 2 s deadline, so it is refused now, not failed later
-    let running = app
-        .clone()
-        .oneshot(post_json("/v1/answer", json!({"query": DPO})))
-        .await
-        .unwrap();
+    let running = start_answer(&app).await;
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
     assert!(r.headers.contains_key(header::RETRY_AFTER));
