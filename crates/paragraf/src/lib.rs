@@ -27,13 +27,28 @@ pub fn run() -> i32 {
     }
 }
 
-/// Errors in what the user gave (question, flags' values, corpus files under
+/// A flag value the command cannot use (the message names the flag): exit 2.
+#[derive(Debug)]
+pub struct BadFlag(pub String);
+
+impl std::fmt::Display for BadFlag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadFlag {}
+
+/// Errors in what the user gave (question, flag values, corpus files under
 /// `--strict`, an index file that fails its checksum): exit code 2.
 fn is_bad_input(e: &anyhow::Error) -> bool {
     use paragraf_engine::EngineError;
     use paragraf_index::IndexError;
     let index_bad = |i: &IndexError| matches!(i, IndexError::Corrupt { .. });
     e.chain().any(|cause| {
+        if cause.downcast_ref::<BadFlag>().is_some() {
+            return true;
+        }
         if let Some(i) = cause.downcast_ref::<IndexError>() {
             return index_bad(i);
         }

@@ -344,6 +344,31 @@ fn a_corrupt_index_fails_info_verify_and_serve() {
 }
 
 #[test]
+fn serve_refuses_bad_flags_before_loading_anything() {
+    for args in [
+        &[
+            "serve",
+            "--models",
+            "no-such-model",
+            "--index",
+            "/nonexistent/idx",
+        ][..],
+        &[
+            "serve",
+            "--addr",
+            "localhost",
+            "--index",
+            "/nonexistent/idx",
+        ][..],
+    ] {
+        let o = bin().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(args[1]), "{err}");
+    }
+}
+
+#[test]
 fn missing_index_names_the_build_command() {
     let o = bin()
         .args(["search", DPO, "--index", "/nonexistent/idx"])

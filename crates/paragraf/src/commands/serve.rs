@@ -3,7 +3,7 @@
 
 use super::{default_answer_model, open_engine_with};
 use crate::cli::{Global, SearchFlags, ServeArgs};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use paragraf_engine::{AskOptions, Engine, EngineError, SearchOptions};
 use paragraf_models::GenParams;
 use paragraf_server::{
@@ -199,10 +199,44 @@ impl Backend for EngineBackend {
 }
 
 pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
+    // flags first: a typo fails at once, before index and models load
+    let addr = a
+        .addr
+        .parse()
+        .map_err(|_| crate::BadFlag(format!("--addr: `{}` is not host:port", a.addr)))?;
     let model = match a.model.clone() {
         Some(m) => Some(m),
         None => default_answer_model(g).ok(),
     };
+    // the models a client may name: the loaded one and those offered; each
+    // must be a registry name
+    let registry = super::registry(g)?;
+    let known: Vec<&str> = registry.answer_models().map(|e| e.name.as_str()).collect();
+    for m in &a.models {
+        if !known.contains(&m.as_str()) {
+            return Err(crate::BadFlag(format!(
+                "--models: `{m}` is not an answer model of the registry (known: {})",
+                known.join(", ")
+            ))
+            .into());
+        }
+    }
+    let mut cfg = ServerConfig {
+        addr,
+        api_key: a.api_key.clone(),
+        cors: a.cors,
+        ..ServerConfig::default()
+    };
+    for m in model.iter().chain(&a.models) {
+        if !cfg.answer_models.contains(m) {
+            cfg.answer_models.push(m.clone());
+        }
+    }
+    cfg.limits.answer_queue_capacity = a.queue;
+    cfg.limits.header_read_timeout = std::time::Duration::from_secs(a.header_timeout.max(1));
+    cfg.limits.body_read_timeout = std::time::Duration::from_secs(a.body_timeout.max(1));
+    cfg.limits.max_connections = a.max_connections.max(1);
+    cfg.allowed_hosts = a.allow_host.clone();
     let flags = SearchFlags::for_index(a.index.clone());
     let engine = open_engine_with(
         g,
@@ -212,37 +246,6 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
         a.embed_batch.map(|b| b.max(1)),
         a.query_cache,
     )?;
-    let mut cfg = ServerConfig {
-        addr: a
-            .addr
-            .parse()
-            .with_context(|| format!("--addr: `{}` is not host:port", a.addr))?,
-        api_key: a.api_key.clone(),
-        cors: a.cors,
-        ..ServerConfig::default()
-    };
-    cfg.limits.answer_queue_capacity = a.queue;
-    cfg.limits.header_read_timeout = std::time::Duration::from_secs(a.header_timeout.max(1));
-    cfg.limits.body_read_timeout = std::time::Duration::from_secs(a.body_timeout.max(1));
-    cfg.limits.max_connections = a.max_connections.max(1);
-    cfg.allowed_hosts = a.allow_host.clone();
-    // the models a client may name: the loaded one and those offered; each
-    // must be a registry name, so a typo fails at start, not on a request
-    let registry = super::registry(g)?;
-    let known: Vec<&str> = registry.answer_models().map(|e| e.name.as_str()).collect();
-    for m in &a.models {
-        if !known.contains(&m.as_str()) {
-            anyhow::bail!(
-                "--models: `{m}` is not an answer model of the registry (known: {})",
-                known.join(", ")
-            );
-        }
-    }
-    for m in model.iter().chain(&a.models) {
-        if !cfg.answer_models.contains(m) {
-            cfg.answer_models.push(m.clone());
-        }
-    }
     let backend: Arc<dyn Backend> = Arc::new(EngineBackend::new(engine, model));
     eprintln!("paragraf serve: http://{}/", cfg.addr);
     let rt = tokio::runtime::Builder::new_multi_thread()
