@@ -39,10 +39,20 @@ shared=${PARAGRAF_SHARED:-../shared}
 t0=$(date +%s)
 elapsed() { echo "$(($(date +%s) - t0)) s"; }
 
+# cargo-fuzz needs a nightly compiler; where none is installed and none can
+# be fetched, the stable one with RUSTC_BOOTSTRAP=1 (its unstable flags
+# switched on) builds the same targets
+tc=+nightly
 if ! rustup toolchain list | grep -q '^nightly'; then
   echo "installing the nightly toolchain"
-  rustup toolchain install nightly --profile minimal
+  if ! rustup toolchain install nightly --profile minimal; then
+    echo "no nightly toolchain: using the stable one with RUSTC_BOOTSTRAP=1"
+    tc=+stable
+    export RUSTC_BOOTSTRAP=1
+  fi
 fi
+[ -n "${FUZZ_TOOLCHAIN:-}" ] && tc=+$FUZZ_TOOLCHAIN
+[ "$tc" = +nightly ] || export RUSTC_BOOTSTRAP=1
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   echo "installing cargo-fuzz"
   s=$(date +%s)
@@ -78,7 +88,7 @@ shared_seeds() {
   esac
 }
 
-triple=$(rustc +nightly -vV | sed -n 's/^host: //p')
+triple=$(rustc $tc -vV | sed -n 's/^host: //p')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -125,7 +135,7 @@ run_target() { # package dir, target
 
 targets=()
 for p in "${packages[@]}"; do
-  for t in $(cd "$p" && cargo +nightly fuzz list); do
+  for t in $(cd "$p" && cargo $tc fuzz list); do
     if [ ${#only[@]} -eq 0 ] || printf '%s\n' "${only[@]}" | grep -qx "$t"; then
       targets+=("$p:$t")
     fi
@@ -140,7 +150,7 @@ done
 for p in "${packages[@]}"; do
   if printf '%s\n' "${targets[@]%%:*}" | grep -qx "$p"; then
     s=$(date +%s)
-    (cd "$p" && cargo +nightly fuzz build --sanitizer "$sanitizer" --target-dir "$tdir")
+    (cd "$p" && cargo $tc fuzz build --sanitizer "$sanitizer" --target-dir "$tdir")
     echo "built $p (sanitizer: $sanitizer) in $(($(date +%s) - s)) s"
   fi
 done
