@@ -19,14 +19,7 @@ fn fuzz_dir() -> PathBuf {
 }
 
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let dir = fuzz_dir().join("regressions").join(target);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    files
+    fuzz_package::regression_inputs(&fuzz_dir(), target)
 }
 
 #[test]

@@ -232,17 +232,7 @@ async fn connect(addr: &str) -> Result<Sender, String> {
 
 fn rss_kib(pid: u32) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    s.lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
+    paragraf_eval::bench::parse_kb_field(&s, "VmRSS").map(|kb| kb as u64)
 }
 
 #[tokio::main]
@@ -371,13 +361,13 @@ async fn main() {
     let secs = args.seconds as f64;
     let mut kinds = serde_json::Map::new();
     for (k, t) in g.iter() {
-        let mut v = t.ok_ms.clone();
-        v.sort_by(f64::total_cmp);
+        let v = &t.ok_ms;
+        let pct = |p: f64| paragraf_eval::stats::percentile(v, p).unwrap_or(f64::NAN);
         kinds.insert(
             k.name().into(),
             serde_json::json!({
                 "ok": v.len(), "per_s": v.len() as f64 / secs,
-                "p50_ms": percentile(&v, 0.5), "p90_ms": percentile(&v, 0.9), "p99_ms": percentile(&v, 0.99),
+                "p50_ms": pct(50.0), "p90_ms": pct(90.0), "p99_ms": pct(99.0),
                 "turned_away_503": t.turned_away, "errors": t.errors, "error_samples": t.error_samples,
             }),
         );

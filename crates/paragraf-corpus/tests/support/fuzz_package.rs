@@ -1,8 +1,21 @@
 //! Shared by the `fuzz_regressions` tests of the corpus and server crates:
-//! a cargo-fuzz package's `[[bin]]`s, its `checks::TARGETS` and its
-//! `regressions/` folders name the same targets.
+//! the regression inputs of a target, and the check that a cargo-fuzz
+//! package's `[[bin]]`s, its `checks::TARGETS` and its `regressions/`
+//! folders name the same targets.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The files in `regressions/<target>/` of the package at `fuzz_dir`, sorted.
+pub fn regression_inputs(fuzz_dir: &Path, target: &str) -> Vec<PathBuf> {
+    let dir = fuzz_dir.join("regressions").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
 
 /// Every cargo-fuzz binary of the package at `fuzz_dir` has a body in
 /// `targets` (hence regression inputs), and every regression directory
