@@ -54,6 +54,9 @@ try {
   check((await page.title()).includes("Paragraf"), "page title");
   await page.waitForSelector("#status.bereit");
   check(true, "readiness pill shows ready");
+  const regs = await page.$$eval("#regelwerk option", (os) => os.map((o) => o.value).filter(Boolean));
+  check(regs.length >= 1, `regulation filter lists the index's regulations: ${regs.join(", ")}`);
+  check((await page.$$("#sprache option")).length === 3, "language filter offered");
 
   await page.fill("#frage", QUESTION);
   await page.selectOption("#topk", "8"); // enough results to include penalised ones
@@ -107,6 +110,13 @@ try {
   const normText = await page.textContent("#panel .normtext");
   check(normText.includes("Datenschutzbeauftragten"), "citation opens the norm text in the side panel");
   const panelTitle = await page.textContent("#panel-titel");
+
+  // An evidence unit opens its norm with the quoted words highlighted.
+  await page.click("#panel-zu");
+  await page.click(".belege a.zitat >> nth=0");
+  await page.waitForSelector("#panel:not([hidden]) mark.beleg-im-text");
+  const marked = (await page.textContent("#panel mark.beleg-im-text")) || "";
+  check(marked.length > 10, `quoted unit highlighted in its norm (${marked.slice(0, 40)}…)`);
 
   await page.screenshot({ path: shot, fullPage: true });
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join(" | ") : ""));

@@ -5,15 +5,16 @@ use crate::EngineError;
 use paragraf_corpus::{ingest, IngestOptions};
 use paragraf_index::{
     text_hash, write_index, AnalyzerConfig, CheckpointEntry, CorpusExtras, DenseIndex,
-    EmbedderMeta, EmbeddingCheckpoint, HnswParams, IndexManifest, InvertedIndex,
+    EmbedderMeta, EmbeddingCheckpoint, HeadingEntry, HeadingVectors, HnswParams, IndexManifest,
+    InvertedIndex,
 };
 use paragraf_models::{
-    load_embedder, select_device, DeviceChoice, Registry, ResolveOptions, TextKind,
+    load_embedder, select_device, DeviceChoice, Embedder, Registry, ResolveOptions, TextKind,
 };
-use paragraf_types::Chunk;
+use paragraf_types::{Chunk, Lang, NormRef};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -55,6 +56,9 @@ pub struct BuildOptions {
     pub checkpoint: Option<PathBuf>,
     /// Fail (before embedding anything) when a corpus file was left out.
     pub strict: bool,
+    /// Also embed every norm heading on its own (the heading-vector
+    /// channel, `headingWeight`).
+    pub heading_vectors: bool,
 }
 
 /// Progress of a build, for progress bars.
@@ -94,6 +98,124 @@ pub fn passage_text(c: &Chunk) -> String {
     s.push('\n');
     s.push_str(&c.text);
     s
+}
+
+/// The text a norm heading is embedded with: the heading as the law writes
+/// it (`Recht auf Löschung („Recht auf Vergessenwerden“)`), without the
+/// norm's label, whose number would match numbers in a question.
+pub fn heading_text(_norm: &NormRef, title: &str) -> String {
+    title.trim().to_string()
+}
+
+/// Every norm heading of the chunks, once per norm and language, in chunk
+/// order (German and English variants of one norm give two entries).
+pub fn norm_headings(chunks: &[Chunk]) -> Vec<HeadingEntry> {
+    let mut seen: BTreeSet<(NormRef, Lang)> = BTreeSet::new();
+    let mut out = Vec::new();
+    for c in chunks {
+        if c.title.trim().is_empty() || !seen.insert((c.norm_ref(), c.lang)) {
+            continue;
+        }
+        out.push(HeadingEntry {
+            norm: c.norm_ref().0,
+            lang: c.lang,
+            text: heading_text(&c.norm_ref(), &c.title),
+        });
+    }
+    out
+}
+
+/// Checkpoint key of a heading vector (never a chunk id: those hold no `#`).
+fn heading_key(h: &HeadingEntry) -> String {
+    format!("{}#heading@{}", h.norm, h.lang.as_str())
+}
+
+/// What [`embed_resumable`] produced.
+struct Embedded {
+    /// `texts.len() × dim` values.
+    vectors: Vec<f32>,
+    /// Learned-sparse weights per text (empty without a sparse head).
+    sparse: Vec<Vec<(u32, f32)>>,
+    reused: usize,
+    /// Texts embedded in this run.
+    todo: usize,
+    truncated: usize,
+}
+
+/// Embed `texts` as passages, reusing what the checkpoint holds for the
+/// same id and text and appending every finished batch to it, so that an
+/// interrupted build resumes. Progress is reported as stage `stage`.
+fn embed_resumable(
+    embedder: &dyn Embedder,
+    ckpt: &mut EmbeddingCheckpoint,
+    ids: &[String],
+    texts: &[String],
+    batch_size: usize,
+    stage: &'static str,
+    progress: &dyn Fn(BuildEvent),
+) -> Result<Embedded, EngineError> {
+    let info = embedder.info().clone();
+    let dim = info.dim;
+    let hashes: Vec<[u8; 32]> = texts.iter().map(|s| text_hash(s)).collect();
+    let mut vectors = vec![0f32; texts.len() * dim];
+    let mut sparse: Vec<Vec<(u32, f32)>> = vec![Vec::new(); texts.len()];
+    let mut todo: Vec<usize> = Vec::new();
+    let mut reused = 0usize;
+    for i in 0..texts.len() {
+        // the checkpoint keeps dense vectors only: an embedder with sparse
+        // weights re-embeds (its sparse vectors are needed for the index)
+        match ckpt.get(&ids[i], &hashes[i]).filter(|_| !info.has_sparse) {
+            Some(v) => {
+                vectors[i * dim..(i + 1) * dim].copy_from_slice(v);
+                reused += 1;
+            }
+            None => todo.push(i),
+        }
+    }
+    progress(BuildEvent::Stage {
+        name: stage,
+        total: texts.len() as u64,
+    });
+    progress(BuildEvent::Progress {
+        name: stage,
+        done: reused as u64,
+    });
+    // longest first inside the embedder's batching; here batches of similar length
+    todo.sort_by_key(|&i| (std::cmp::Reverse(texts[i].len()), i));
+    let mut truncated = 0usize;
+    let mut done = reused as u64;
+    for batch in todo.chunks(batch_size.max(1)) {
+        let refs: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
+        let out = embedder.embed(&refs, TextKind::Passage)?;
+        truncated += out.truncated;
+        let mut entries = Vec::with_capacity(batch.len());
+        for (&i, e) in batch.iter().zip(out.embeddings) {
+            if e.dense.len() != dim {
+                return Err(EngineError::Other(format!(
+                    "embedder {} returned {} dims, expected {dim}",
+                    info.name,
+                    e.dense.len()
+                )));
+            }
+            vectors[i * dim..(i + 1) * dim].copy_from_slice(&e.dense);
+            sparse[i] = e.sparse.unwrap_or_default();
+            entries.push(CheckpointEntry {
+                id: ids[i].clone(),
+                text_hash: hashes[i],
+                vector: e.dense,
+            });
+        }
+        ckpt.append(&entries)?;
+        done += batch.len() as u64;
+        progress(BuildEvent::Progress { name: stage, done });
+    }
+    Ok(Embedded {
+        vectors,
+        sparse,
+        reused,
+        todo: todo.len(),
+        truncated,
+    })
 }
 
 /// Build an index directory.
@@ -167,70 +289,54 @@ pub fn build_index(
     });
     let mut ckpt = EmbeddingCheckpoint::open(&ckpt_path, info.dim)?;
     let texts: Vec<String> = chunks.iter().map(passage_text).collect();
-    let hashes: Vec<[u8; 32]> = texts.iter().map(|s| text_hash(s)).collect();
+    let ids: Vec<String> = chunks.iter().map(|c| c.id.as_str().to_string()).collect();
     let dim = info.dim;
-    let mut vectors = vec![0f32; chunks.len() * dim];
-    let mut sparse: Vec<Vec<(u32, f32)>> = vec![Vec::new(); chunks.len()];
-    let mut todo: Vec<usize> = Vec::new();
-    let mut reused = 0usize;
-    for (i, c) in chunks.iter().enumerate() {
-        // the checkpoint keeps dense vectors only: an embedder with sparse
-        // weights re-embeds (its sparse vectors are needed for the index)
-        match ckpt
-            .get(c.id.as_str(), &hashes[i])
-            .filter(|_| !info.has_sparse)
-        {
-            Some(v) => {
-                vectors[i * dim..(i + 1) * dim].copy_from_slice(v);
-                reused += 1;
-            }
-            None => todo.push(i),
-        }
-    }
-    progress(BuildEvent::Stage {
-        name: "embed",
-        total: chunks.len() as u64,
-    });
-    progress(BuildEvent::Progress {
-        name: "embed",
-        done: reused as u64,
-    });
-    // longest first inside the embedder's batching; here batches of similar length
-    todo.sort_by_key(|&i| (std::cmp::Reverse(texts[i].len()), i));
-    let mut truncated = 0usize;
-    let mut done = reused as u64;
-    for batch in todo.chunks(opts.batch_size.max(1)) {
-        let refs: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
-        let out = embedder.embed(&refs, TextKind::Passage)?;
-        truncated += out.truncated;
-        let mut entries = Vec::with_capacity(batch.len());
-        for (&i, e) in batch.iter().zip(out.embeddings) {
-            if e.dense.len() != dim {
-                return Err(EngineError::Other(format!(
-                    "embedder {} returned {} dims, expected {dim}",
-                    info.name,
-                    e.dense.len()
-                )));
-            }
-            vectors[i * dim..(i + 1) * dim].copy_from_slice(&e.dense);
-            sparse[i] = e.sparse.unwrap_or_default();
-            entries.push(CheckpointEntry {
-                id: chunks[i].id.as_str().to_string(),
-                text_hash: hashes[i],
-                vector: e.dense,
-            });
-        }
-        ckpt.append(&entries)?;
-        done += batch.len() as u64;
-        progress(BuildEvent::Progress {
-            name: "embed",
-            done,
-        });
-    }
-    ckpt.flush()?;
+    let embedded = embed_resumable(
+        embedder.as_ref(),
+        &mut ckpt,
+        &ids,
+        &texts,
+        opts.batch_size,
+        "embed",
+        progress,
+    )?;
     let ms = t.elapsed().as_secs_f64() * 1e3;
     stage_ms.insert("embed".into(), ms);
     progress(BuildEvent::StageDone { name: "embed", ms });
+
+    // heading vectors (opt-in): one per norm heading and language
+    let headings = if opts.heading_vectors {
+        let t = Instant::now();
+        let heads = norm_headings(&chunks);
+        let head_ids: Vec<String> = heads.iter().map(heading_key).collect();
+        let head_texts: Vec<String> = heads.iter().map(|h| h.text.clone()).collect();
+        let out = embed_resumable(
+            embedder.as_ref(),
+            &mut ckpt,
+            &head_ids,
+            &head_texts,
+            opts.batch_size,
+            "headings",
+            progress,
+        )?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        stage_ms.insert("headings".into(), ms);
+        progress(BuildEvent::StageDone {
+            name: "headings",
+            ms,
+        });
+        HeadingVectors::new(heads, out.vectors, dim)?
+    } else {
+        HeadingVectors::default()
+    };
+    ckpt.flush()?;
+    let Embedded {
+        vectors,
+        sparse,
+        reused,
+        todo,
+        truncated,
+    } = embedded;
 
     let t = Instant::now();
     progress(BuildEvent::Stage {
@@ -286,7 +392,9 @@ pub fn build_index(
         mappings: ingested.control_mappings,
         evidence: ingested.evidence,
     };
-    let written = write_index(&opts.out, &manifest, &chunks, &extras, &dense, &inverted)?;
+    let written = write_index(
+        &opts.out, &manifest, &chunks, &extras, &dense, &inverted, &headings,
+    )?;
     let size_bytes: u64 = written.files.values().map(|f| f.bytes).sum();
     let ms = t.elapsed().as_secs_f64() * 1e3;
     stage_ms.insert("write".into(), ms);
@@ -295,7 +403,7 @@ pub fn build_index(
     Ok(BuildReport {
         out: opts.out.display().to_string(),
         chunks: chunks.len(),
-        embedded: todo.len(),
+        embedded: todo,
         reused_from_checkpoint: reused,
         truncated,
         stage_ms,

@@ -48,6 +48,16 @@ pub const NUMBER_GAIN: f64 = 0.05;
 pub const LEAD_IN_MAX_CHARS: usize = 220;
 /// Characters of a unit's text kept in the quote.
 pub const UNIT_MAX_CHARS: usize = 700;
+/// A list (the items under one lead-in) with at most this many items is
+/// quoted whole when one of its items or its lead-in is selected: the items
+/// together are the rule („folgende Angaben: a) … b) …“), one alone is a
+/// fragment. Longer lists (the 26 definitions of Art. 4 DSGVO) quote the
+/// selected item only.
+pub const LIST_MAX_ITEMS: usize = 10;
+/// Characters of one item kept in a whole-list quote.
+pub const LIST_ITEM_MAX_CHARS: usize = 220;
+/// Characters of a whole-list quote (lead-in not counted).
+pub const LIST_MAX_CHARS: usize = 1_600;
 
 /// One citable unit of a norm.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,12 +72,22 @@ pub struct Unit {
     pub lang: Lang,
     /// Position in the norm (document order).
     pub pos: usize,
+    /// The item's marker as written (`a)`, `1.`, `(b)`); `None` for a
+    /// sentence.
+    pub label: Option<String>,
+    /// A whole list quoted as one unit (see [`LIST_MAX_ITEMS`]).
+    pub is_list: bool,
 }
 
 impl Unit {
     /// The text a reader needs: the lead-in (shortened), then the unit.
     pub fn quote(&self) -> String {
-        let text = shorten(&self.text, UNIT_MAX_CHARS);
+        let max = if self.is_list {
+            LIST_MAX_CHARS
+        } else {
+            UNIT_MAX_CHARS
+        };
+        let text = shorten(&self.text, max);
         match &self.lead_in {
             Some(l) => format!("{} … {}", shorten_tail(l, LEAD_IN_MAX_CHARS), text),
             None => text,
@@ -217,7 +237,11 @@ pub fn norm_units(
         s.push_str(regulation);
         s
     };
-    let push = |units: &mut Vec<Unit>, pinpoint: String, text: &str, lead: Option<String>| {
+    let push = |units: &mut Vec<Unit>,
+                pinpoint: String,
+                text: &str,
+                lead: Option<String>,
+                label: Option<String>| {
         let t = text.trim();
         if t.is_empty() {
             return;
@@ -231,6 +255,8 @@ pub fn norm_units(
             lead_in: lead,
             lang,
             pos,
+            label,
+            is_list: false,
         });
     };
     for raw in text.lines() {
@@ -247,14 +273,30 @@ pub fn norm_units(
                 nummer_lead = None;
                 for s in split_sentences(rest) {
                     satz += 1;
-                    push(&mut units, pin(&absatz, &format!("Satz {satz}")), &s, None);
+                    push(
+                        &mut units,
+                        pin(&absatz, &format!("Satz {satz}")),
+                        &s,
+                        None,
+                        None,
+                    );
                 }
                 lead_in = Some(rest.to_string());
             }
             Some((Marker::Nummer(n), rest)) => {
                 letter = None;
                 let tail = format!("Nr. {n}");
-                push(&mut units, pin(&absatz, &tail), rest, lead_in.clone());
+                let label = match lang {
+                    Lang::De => format!("{n}."),
+                    Lang::En => format!("({n})"),
+                };
+                push(
+                    &mut units,
+                    pin(&absatz, &tail),
+                    rest,
+                    lead_in.clone(),
+                    Some(label),
+                );
                 nummer_lead = Some(rest.to_string());
                 nummer = Some(n);
             }
@@ -265,7 +307,11 @@ pub fn norm_units(
                     None => format!("lit. {b}"),
                 };
                 let lead = nummer_lead.clone().or_else(|| lead_in.clone());
-                push(&mut units, pin(&absatz, &tail), rest, lead);
+                let label = match lang {
+                    Lang::De => format!("{b})"),
+                    Lang::En => format!("({b})"),
+                };
+                push(&mut units, pin(&absatz, &tail), rest, lead, Some(label));
             }
             Some((Marker::Sub(_), rest)) => {
                 // a sub-point belongs to the item above it
@@ -281,7 +327,13 @@ pub fn norm_units(
                 nummer_lead = None;
                 for s in split_sentences(line) {
                     satz += 1;
-                    push(&mut units, pin(&absatz, &format!("Satz {satz}")), &s, None);
+                    push(
+                        &mut units,
+                        pin(&absatz, &format!("Satz {satz}")),
+                        &s,
+                        None,
+                        None,
+                    );
                 }
                 lead_in = Some(line.to_string());
             }
@@ -568,23 +620,117 @@ pub fn score_units(
         .collect()
 }
 
+/// The list a unit belongs to: the positions (in `all`) of the items that
+/// share its lead-in, in reading order, and the position of the lead-in
+/// sentence itself when it is a unit. A unit that is neither an item nor a
+/// lead-in has none.
+fn list_of(all: &[ScoredUnit], i: usize) -> Option<(Option<usize>, Vec<usize>)> {
+    let u = &all[i].unit;
+    let same = |o: &Unit| o.norm == u.norm && o.lang == u.lang;
+    // an item: its siblings share norm, language and lead-in
+    let lead = match (&u.label, &u.lead_in) {
+        (Some(_), Some(l)) => Some(l.clone()),
+        _ => {
+            // a lead-in sentence: the next unit is an item whose lead-in ends with it
+            all.iter()
+                .find(|o| same(&o.unit) && o.unit.pos == u.pos + 1)
+                .and_then(|o| match (&o.unit.label, &o.unit.lead_in) {
+                    (Some(_), Some(l)) if l.trim_end().ends_with(u.text.trim_end()) => {
+                        Some(l.clone())
+                    }
+                    _ => None,
+                })
+        }
+    }?;
+    let mut items: Vec<usize> = (0..all.len())
+        .filter(|&j| {
+            let o = &all[j].unit;
+            same(o) && o.label.is_some() && o.lead_in.as_deref() == Some(lead.as_str())
+        })
+        .collect();
+    items.sort_by_key(|&j| all[j].unit.pos);
+    let first = all[*items.first()?].unit.pos;
+    let head = (0..all.len()).find(|&j| {
+        let o = &all[j].unit;
+        same(o)
+            && o.pos + 1 == first
+            && o.label.is_none()
+            && lead.trim_end().ends_with(o.text.trim_end())
+    });
+    Some((head, items))
+}
+
+/// Pinpoint of a whole list: `Art. 15 Abs. 1 lit. a–h DSGVO` from the
+/// pinpoints of its first and last item.
+fn list_pinpoint(first: &Unit, last: &Unit) -> String {
+    let strip = |p: &str| -> Option<(String, String)> {
+        let body = p.strip_suffix(&format!(" {}", first.regulation))?;
+        let (head, tail) = body.rsplit_once(' ')?;
+        Some((head.to_string(), tail.to_string()))
+    };
+    match (strip(&first.pinpoint), strip(&last.pinpoint)) {
+        (Some((h1, a)), Some((h2, b))) if h1 == h2 && a != b => {
+            format!("{h1} {a}–{b} {}", first.regulation)
+        }
+        _ => first.pinpoint.clone(),
+    }
+}
+
+/// One unit for a whole list: lead-in, then every item with its marker.
+fn list_unit(all: &[ScoredUnit], head: Option<usize>, items: &[usize]) -> Unit {
+    let first = &all[items[0]].unit;
+    let last = &all[items[items.len() - 1]].unit;
+    let text = items
+        .iter()
+        .map(|&j| {
+            let u = &all[j].unit;
+            format!(
+                "{} {}",
+                u.label.as_deref().unwrap_or(""),
+                shorten(&u.text, LIST_ITEM_MAX_CHARS)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Unit {
+        norm: first.norm.clone(),
+        regulation: first.regulation.clone(),
+        pinpoint: list_pinpoint(first, last),
+        text,
+        lead_in: first.lead_in.clone(),
+        lang: first.lang,
+        pos: head.map_or(first.pos, |h| all[h].unit.pos),
+        label: None,
+        is_list: true,
+    }
+}
+
 /// Pick the evidence: best first, within the limits, then in reading order
-/// (norm rank, position in the norm).
-pub fn select(mut scored: Vec<ScoredUnit>) -> Vec<ScoredUnit> {
-    scored.sort_by(|a, b| {
+/// (norm rank, position in the norm). A selected item or lead-in of a list
+/// of at most [`LIST_MAX_ITEMS`] items brings the whole list, quoted as one
+/// unit.
+pub fn select(scored: Vec<ScoredUnit>) -> Vec<ScoredUnit> {
+    let mut order: Vec<usize> = (0..scored.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&scored[a], &scored[b]);
         b.score
             .total_cmp(&a.score)
             .then(a.norm_rank.cmp(&b.norm_rank))
             .then(a.unit.pos.cmp(&b.unit.pos))
     });
-    let best = scored.first().map_or(0.0, |s| s.score);
+    let best = order.first().map_or(0.0, |&i| scored[i].score);
+    let mut covered = vec![false; scored.len()];
     let mut out: Vec<ScoredUnit> = Vec::new();
-    for s in scored {
+    for i in order {
+        let s = &scored[i];
         if out.len() >= EVIDENCE_MAX_UNITS {
             break;
         }
         if !out.is_empty() && s.score < EVIDENCE_MIN_SHARE * best {
             break;
+        }
+        if covered[i] {
+            continue;
         }
         if out.iter().filter(|o| o.unit.norm == s.unit.norm).count() >= EVIDENCE_MAX_PER_NORM {
             continue;
@@ -595,7 +741,22 @@ pub fn select(mut scored: Vec<ScoredUnit>) -> Vec<ScoredUnit> {
         {
             continue;
         }
-        out.push(s);
+        match list_of(&scored, i) {
+            Some((head, items)) if (2..=LIST_MAX_ITEMS).contains(&items.len()) => {
+                for &j in items.iter().chain(head.iter()) {
+                    covered[j] = true;
+                }
+                out.push(ScoredUnit {
+                    unit: list_unit(&scored, head, &items),
+                    score: s.score,
+                    norm_rank: s.norm_rank,
+                });
+            }
+            _ => {
+                covered[i] = true;
+                out.push(s.clone());
+            }
+        }
     }
     out.sort_by(|a, b| {
         a.norm_rank
@@ -744,6 +905,8 @@ mod tests {
             lead_in: None,
             lang: Lang::De,
             pos,
+            label: None,
+            is_list: false,
         };
         let units = vec![
             (
@@ -807,5 +970,40 @@ mod tests {
             text.contains("§ 1 Abs. 1 Satz 2 XG: „Die Meldung erfolgt binnen 72 Stunden.“ [2]"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_selected_item_brings_its_whole_short_list() {
+        let text = "(1) Das Verzeichnis enthält folgende Angaben:\na) den Namen des Verantwortlichen;\nb) die Zwecke der Verarbeitung;\nc) die Fristen für die Löschung.\n(2) Die Behörde kann es anfordern.";
+        let u = norm_units(&nr("Art. 9 XG"), "Art. 9", "XG", text, Lang::De, None);
+        assert_eq!(u[1].label.as_deref(), Some("a)"));
+        let units: Vec<(usize, Unit)> = u.into_iter().map(|u| (0, u)).collect();
+        // only the item on purposes holds the question's term
+        let terms = |t: &str, _: Lang| -> Vec<String> {
+            if t.contains("Zwecke") {
+                vec!["zweck".to_string()]
+            } else {
+                Vec::new()
+            }
+        };
+        let scored = score_units(
+            units,
+            Asks::default(),
+            &["zweck".to_string()],
+            &[],
+            &terms,
+            &|_| 1.0,
+        );
+        let sel = select(scored);
+        assert_eq!(sel.len(), 1, "{sel:?}");
+        let q = sel[0].unit.quote();
+        assert_eq!(sel[0].unit.pinpoint, "Art. 9 Abs. 1 lit. a–c XG");
+        assert!(
+            q.starts_with("Das Verzeichnis enthält folgende Angaben: …"),
+            "{q}"
+        );
+        for item in ["a) den Namen", "b) die Zwecke", "c) die Fristen"] {
+            assert!(q.contains(item), "{q}");
+        }
     }
 }

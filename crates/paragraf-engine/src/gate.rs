@@ -1,34 +1,35 @@
-//! Citation gating (design "Grounded generation", seed 07 Ausbaustufe).
+//! Citation gating (design "Grounded generation", seed 07 Ausbaustufe:
+//! a finding counts only with **Quelle ∧ Scope ∧ Stichtag**).
 //!
-//! After generation every citation is checked against what was retrieved:
+//! The model's text is gated sentence by sentence ([`Gate::sentence`]), so a
+//! stream can pass each sentence on as soon as it is complete and judged; no
+//! raw model text leaves the gate. A sentence is **kept** only when
 //!
-//! * a source marker `[n]` must point to one of the numbered sources given to
-//!   the model, otherwise it is removed and listed in `removed_citations`;
-//! * every norm the text names (`Art. 124 DSGVO`) must be among the retrieved
-//!   norms; a sentence naming an unsupported norm is dropped and the norm is
-//!   listed in `removed_citations`;
-//! * a sentence without a valid marker or a retrieved norm is attributed to
-//!   the source that holds most of its content terms (the index's analyzer:
-//!   stop words out, Snowball stems, compounds split), when that share
-//!   reaches [`ATTRIBUTION_MIN_OVERLAP`]; otherwise it is kept but marked
-//!   [`UNSUPPORTED_MARK`], so a reader sees which statements carry no source;
-//! * when the model itself says that the sources do not answer the question,
-//!   the answer abstains ([`AbstainReason::ModelDeclined`]);
-//! * when no sentence is backed by a binding source, the answer quotes the
-//!   binding sources the model pointed to (or the primary source) instead —
-//!   an *extractive* answer — if the caller allows it (retrieval was
-//!   unambiguous); otherwise it abstains
-//!   ([`AbstainReason::NoSupportedStatement`]).
+//! * every `[n]` marker points to one of the numbered sources given to the
+//!   model (others are removed and listed in `removed_citations`);
+//! * every norm it names was retrieved, is in the question's scope and in
+//!   force at the question's date, and no law it cites is unknown to the
+//!   corpus (`§ 202a StGB`) — otherwise the sentence is dropped and the
+//!   citation listed with its reason;
+//! * it rests on at least one source: its markers, the sources of the norms
+//!   it names, or — for a sentence without either — the source holding most
+//!   of its content terms ([`ATTRIBUTION_MIN_OVERLAP`]);
+//! * every number it states occurs in a source it rests on; and
+//! * enough of its content terms (the index analyzer: stop words out,
+//!   Snowball stems, compounds split) occur in those sources
+//!   ([`SUPPORT_MIN_OVERLAP`]).
+//!
+//! Every other sentence is dropped and listed with the reason — never kept
+//! with a mark. When the model declines, or no sentence backed by a binding
+//! source survives, [`GateOutcome::answer`] abstains with the reason; the
+//! engine then quotes its evidence instead.
 //!
 //! The gate is pure: it sees the generated text, the sources, a norm
 //! extractor and a term analyzer, so it is tested with scripted texts and no
 //! model.
 
-use paragraf_types::{AbstainReason, Answer, Lang, NormRef, RemovedCitation, SourceClass};
+use paragraf_types::{AbstainReason, Answer, NormRef, RemovedCitation, SourceClass};
 use std::collections::BTreeSet;
-
-/// Appended to a sentence that cites nothing the engine retrieved.
-pub const UNSUPPORTED_MARK: &str = "[ohne Quellenbeleg]";
 
 /// Phrases with which a model declines to answer from the sources (lower case).
 pub const DECLINE_PHRASES: &[&str] = &[
@@ -53,12 +54,12 @@ pub const ATTRIBUTION_MIN_WORDS: usize = 3;
 /// Pinned by `unmarked_sentence_is_attributed_by_overlap`.
 pub const ATTRIBUTION_MIN_OVERLAP: f64 = 0.6;
 
-/// Characters quoted at most from one source in an extractive answer (whole
-/// sentences, the first one cut at a word boundary if longer).
-pub const EXTRACT_MAX_CHARS: usize = 420;
-
-/// Sources quoted at most in an extractive answer.
-pub const EXTRACT_MAX_SOURCES: usize = 2;
+/// Share of a sentence's distinct content terms that must occur in the
+/// sources it rests on (its markers, the norms it names); below it the
+/// sentence says more than its sources and is dropped. A sentence with no
+/// content term at all ("Ja [1].") states nothing and is dropped too.
+/// Pinned by `a_cited_sentence_must_say_what_its_source_says`.
+pub const SUPPORT_MIN_OVERLAP: f64 = 0.5;
 
 /// One numbered source excerpt given to the model (`[n]` = index + 1).
 #[derive(Debug, Clone, PartialEq)]
@@ -70,27 +71,18 @@ pub struct Source {
     pub excerpt: String,
 }
 
-/// How the gate may answer when the model's text carries no binding support.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GateOptions {
-    /// Language of the question (for the extractive answer's lead-in).
-    pub lang: Lang,
-    /// Quote the sources instead of abstaining when no statement is backed
-    /// by a binding source (the engine allows it when the assessment does not
-    /// ask for human review).
-    pub extractive_fallback: bool,
-}
-
 /// What the gate decided.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GateOutcome {
+    /// The kept sentences with their markers, or an abstention (model
+    /// declined / nothing backed by a binding source).
     pub answer: Answer,
-    /// Sentences kept with [`UNSUPPORTED_MARK`].
-    pub unsupported_sentences: usize,
-    /// Sentences dropped for naming a norm that was not retrieved.
+    /// Sentences kept.
+    pub kept_sentences: usize,
+    /// Sentences dropped (each with its reason in `removed_citations`).
     pub dropped_sentences: usize,
-    /// Sentences without a marker that the gate attributed to a source by
-    /// word overlap.
+    /// Kept sentences without a marker that the gate attributed to a source
+    /// by word overlap.
     pub attributed_sentences: usize,
 }
 
@@ -200,8 +192,7 @@ fn numbers(text: &str) -> Vec<String> {
 
 /// The source a sentence without markers restates, by content-term overlap
 /// (see [`ATTRIBUTION_MIN_OVERLAP`]); `None` below the thresholds.
-fn attribute(sentence: &str, source_terms: &[BTreeSet<String>], terms: TermFn) -> Option<usize> {
-    let words: BTreeSet<String> = terms(sentence).into_iter().collect();
+fn attribute(words: &BTreeSet<String>, source_terms: &[BTreeSet<String>]) -> Option<usize> {
     if words.len() < ATTRIBUTION_MIN_WORDS {
         return None;
     }
@@ -216,257 +207,279 @@ fn attribute(sentence: &str, source_terms: &[BTreeSet<String>], terms: TermFn) -
     (shared as f64 >= ATTRIBUTION_MIN_OVERLAP * words.len() as f64).then_some(i)
 }
 
-/// Gate a generated text. `retrieved` are the norms of all ranked results
-/// (a superset of the sources); `extract` finds norm references in a
-/// sentence; `terms` analyzes text into content terms.
-pub fn gate(
-    text: &str,
-    sources: &[Source],
-    retrieved: &BTreeSet<NormRef>,
-    checks: &NormChecks,
-    terms: TermFn,
-    opts: GateOptions,
-) -> GateOutcome {
-    let mut removed: Vec<RemovedCitation> = Vec::new();
-    let mut cited: BTreeSet<usize> = BTreeSet::new();
-    // Every valid marker the model wrote, also in dropped or empty sentences.
-    let mut pointed: BTreeSet<usize> = BTreeSet::new();
-    let mut kept: Vec<String> = Vec::new();
-    let mut supported_binding = 0usize;
-    let mut unsupported_sentences = 0usize;
-    let mut dropped_sentences = 0usize;
-    let mut attributed_sentences = 0usize;
-    let source_terms: Vec<BTreeSet<String>> = sources
-        .iter()
-        .map(|s| terms(&s.excerpt).into_iter().collect())
-        .collect();
+/// The citation gate over one answer, fed sentence by sentence.
+pub struct Gate<'a> {
+    sources: &'a [Source],
+    retrieved: &'a BTreeSet<NormRef>,
+    checks: &'a NormChecks<'a>,
+    terms: TermFn<'a>,
+    source_terms: Vec<BTreeSet<String>>,
+    removed: Vec<RemovedCitation>,
+    cited: BTreeSet<usize>,
+    kept: Vec<String>,
+    supported_binding: usize,
+    dropped: usize,
+    attributed: usize,
+    /// Everything fed so far (for the decline check).
+    seen: String,
+}
 
-    for sentence in split_sentences(text) {
-        let (clean, markers) = strip_markers(&sentence, sources.len(), &mut removed);
-        pointed.extend(markers.iter().copied());
-        if clean.trim().is_empty() {
-            continue;
+impl<'a> Gate<'a> {
+    /// A gate for the model's answer over `sources` (`[n]` = `sources[n-1]`);
+    /// `retrieved` are the norms of all ranked results (a superset of the
+    /// sources).
+    pub fn new(
+        sources: &'a [Source],
+        retrieved: &'a BTreeSet<NormRef>,
+        checks: &'a NormChecks<'a>,
+        terms: TermFn<'a>,
+    ) -> Gate<'a> {
+        let source_terms = sources
+            .iter()
+            .map(|s| terms(&s.excerpt).into_iter().collect())
+            .collect();
+        Gate {
+            sources,
+            retrieved,
+            checks,
+            terms,
+            source_terms,
+            removed: Vec::new(),
+            cited: BTreeSet::new(),
+            kept: Vec::new(),
+            supported_binding: 0,
+            dropped: 0,
+            attributed: 0,
+            seen: String::new(),
         }
-        let named = (checks.extract)(&clean);
-        let mut drop = false;
+    }
+
+    fn drop_with(&mut self, text: &str, reason: &str) -> Option<String> {
+        push_removed(&mut self.removed, text, reason);
+        self.dropped += 1;
+        None
+    }
+
+    /// Judge one complete sentence of the model's text: the sentence as
+    /// kept (markers normalised, attributed source added) or `None` when it
+    /// is dropped (the reason is recorded).
+    pub fn sentence(&mut self, sentence: &str) -> Option<String> {
+        if !self.seen.is_empty() {
+            self.seen.push(' ');
+        }
+        self.seen.push_str(sentence);
+        let sources = self.sources;
+        let (clean, markers) = strip_markers(sentence, sources.len(), &mut self.removed);
+        let clean = clean.trim().to_string();
+        if clean.is_empty() || is_decline(&clean) {
+            return None;
+        }
+        let named = (self.checks.extract)(&clean);
+        let mut bad: Vec<(String, String)> = Vec::new();
         // Quelle: a law the engine cannot resolve is never a source
-        for span in (checks.unresolved)(&clean) {
-            push_removed(
-                &mut removed,
-                &span,
-                "Gesetz ist im Korpus nicht vorhanden; die Norm ist nicht überprüfbar",
-            );
-            drop = true;
+        for span in (self.checks.unresolved)(&clean) {
+            bad.push((
+                span,
+                "Gesetz ist im Korpus nicht vorhanden; die Norm ist nicht überprüfbar".into(),
+            ));
         }
         for n in &named {
-            // Quelle: the norm must be among the retrieved ones
-            if !retrieved.contains(n) {
-                push_removed(
-                    &mut removed,
-                    n.as_str(),
-                    "Norm wird genannt, ist aber nicht unter den gefundenen Quellen",
-                );
-                drop = true;
-            // Scope ∧ Stichtag
-            } else if let Some(why) = (checks.inadmissible)(n) {
-                push_removed(&mut removed, n.as_str(), &why);
-                drop = true;
+            if !self.retrieved.contains(n) {
+                // Quelle: the norm must be among the retrieved ones
+                bad.push((
+                    n.as_str().to_string(),
+                    "Norm wird genannt, ist aber nicht unter den gefundenen Quellen".into(),
+                ));
+            } else if let Some(why) = (self.checks.inadmissible)(n) {
+                // Scope ∧ Stichtag
+                bad.push((n.as_str().to_string(), why));
             }
         }
-        if drop {
-            dropped_sentences += 1;
-            continue;
+        if !bad.is_empty() {
+            for (text, why) in &bad {
+                push_removed(&mut self.removed, text, why);
+            }
+            self.dropped += 1;
+            return None;
         }
-        // Norms named in the text that are among the sources count as support.
+        // content terms: the norms it names are identities, not statements
+        let mut words: BTreeSet<String> =
+            (self.terms)(&without_labels(&clean)).into_iter().collect();
+        for n in &named {
+            for t in (self.terms)(n.as_str()) {
+                words.remove(&t);
+            }
+        }
+        // the sources the sentence rests on
         let mut support: BTreeSet<usize> = markers.into_iter().collect();
         for n in &named {
             if let Some(i) = sources.iter().position(|s| &s.norm == n) {
                 support.insert(i);
             }
         }
+        let mut attributed = false;
         if support.is_empty() {
-            if let Some(i) = attribute(&clean, &source_terms, terms) {
-                support.insert(i);
-                attributed_sentences += 1;
+            match attribute(&words, &self.source_terms) {
+                Some(i) => {
+                    support.insert(i);
+                    attributed = true;
+                }
+                None => {
+                    return self.drop_with(&clean, "Aussage ohne Beleg in den Quellen");
+                }
             }
         }
         // every number the sentence states must occur in a source it rests on
-        if !support.is_empty() {
-            let backing: String = support
-                .iter()
-                .map(|&i| sources[i].excerpt.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let backed = numbers(&backing);
-            let unbacked: Vec<String> = numbers(&clean)
-                .into_iter()
-                .filter(|n| !backed.contains(n))
-                .collect();
-            if !unbacked.is_empty() {
-                push_removed(
-                    &mut removed,
-                    clean.trim(),
-                    &format!(
-                        "Zahl {} steht in keiner zitierten Quelle",
-                        unbacked.join(", ")
-                    ),
-                );
-                dropped_sentences += 1;
-                continue;
-            }
-        }
-        let mut out = clean.trim().to_string();
-        if support.is_empty() {
-            unsupported_sentences += 1;
-            out.push(' ');
-            out.push_str(UNSUPPORTED_MARK);
-        } else {
-            if support
-                .iter()
-                .any(|&i| sources[i].source_class.is_binding())
-            {
-                supported_binding += 1;
-            }
-            let refs: String = support.iter().map(|i| format!("[{}]", i + 1)).collect();
-            out = attach_markers(&out, &refs);
-            cited.extend(support);
-        }
-        kept.push(out);
-    }
-
-    let declined = {
-        let lower = text.to_lowercase();
-        DECLINE_PHRASES.iter().any(|p| lower.contains(p))
-    };
-    let abstain_reason = if declined {
-        Some(AbstainReason::ModelDeclined)
-    } else if supported_binding == 0 {
-        Some(AbstainReason::NoSupportedStatement)
-    } else {
-        None
-    };
-    let answer = match abstain_reason {
-        Some(AbstainReason::NoSupportedStatement) if opts.extractive_fallback => {
-            match extractive_answer(sources, &pointed, opts.lang) {
-                Some(mut a) => {
-                    a.removed_citations = removed;
-                    a
-                }
-                None => abstention_with(AbstainReason::NoSupportedStatement, sources, removed),
-            }
-        }
-        Some(reason) => abstention_with(reason, sources, removed),
-        None => Answer {
-            text: kept.join(" "),
-            citations: cited.iter().map(|&i| sources[i].norm.to_string()).collect(),
-            abstained: false,
-            removed_citations: removed,
-            ..Answer::default()
-        },
-    };
-    GateOutcome {
-        answer,
-        unsupported_sentences,
-        dropped_sentences,
-        attributed_sentences,
-    }
-}
-
-fn abstention_with(
-    reason: AbstainReason,
-    sources: &[Source],
-    removed: Vec<RemovedCitation>,
-) -> Answer {
-    let found: Vec<String> = sources.iter().map(|s| s.citation.clone()).collect();
-    Answer {
-        removed_citations: removed,
-        ..abstention(reason, &found)
-    }
-}
-
-/// The extractive answer: the binding sources the model pointed to (else the
-/// first binding source), at most [`EXTRACT_MAX_SOURCES`], each quoted with
-/// its leading sentences. `None` when no source is binding.
-pub fn extractive_answer(
-    sources: &[Source],
-    pointed: &BTreeSet<usize>,
-    lang: Lang,
-) -> Option<Answer> {
-    let binding = |i: &usize| sources.get(*i).is_some_and(|s| s.source_class.is_binding());
-    let mut chosen: Vec<usize> = pointed
-        .iter()
-        .copied()
-        .filter(binding)
-        .take(EXTRACT_MAX_SOURCES)
-        .collect();
-    if chosen.is_empty() {
-        chosen.extend((0..sources.len()).find(binding));
-    }
-    if chosen.is_empty() {
-        return None;
-    }
-    let mut text = match lang {
-        Lang::En => String::from(
-            "The generated answer held no statement backed by a binding source; the wording of the source governs:",
-        ),
-        Lang::De => String::from(
-            "Die erzeugte Antwort enthielt keine durch eine bindende Quelle belegte Aussage; maßgeblich ist der Wortlaut:",
-        ),
-    };
-    for &i in &chosen {
-        let s = &sources[i];
-        let (open, close) = match lang {
-            Lang::En => ('“', '”'),
-            Lang::De => ('„', '“'),
-        };
-        text.push_str(&format!(
-            " {} [{}]: {open}{}{close}",
-            s.citation,
-            i + 1,
-            lead(&s.excerpt, EXTRACT_MAX_CHARS)
-        ));
-    }
-    Some(Answer {
-        text,
-        citations: chosen
+        let backing: String = support
             .iter()
-            .map(|&i| sources[i].norm.to_string())
-            .collect(),
-        extractive: true,
-        ..Answer::default()
-    })
+            .map(|&i| sources[i].excerpt.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let backed = numbers(&backing);
+        let unbacked: Vec<String> = numbers(&clean)
+            .into_iter()
+            .filter(|n| !backed.contains(n))
+            .collect();
+        if !unbacked.is_empty() {
+            let why = format!(
+                "Zahl {} steht in keiner zitierten Quelle",
+                unbacked.join(", ")
+            );
+            return self.drop_with(&clean, &why);
+        }
+        // and what it says must be what they say
+        let held: BTreeSet<&String> = support
+            .iter()
+            .flat_map(|&i| self.source_terms[i].iter())
+            .collect();
+        let shared = words.iter().filter(|w| held.contains(w)).count();
+        if words.is_empty() || (shared as f64) < SUPPORT_MIN_OVERLAP * words.len() as f64 {
+            let why = format!(
+                "Aussage geht über die zitierte Quelle hinaus ({shared} von {} Begriffen belegt)",
+                words.len()
+            );
+            return self.drop_with(&clean, &why);
+        }
+        if attributed {
+            self.attributed += 1;
+        }
+        if support
+            .iter()
+            .any(|&i| sources[i].source_class.is_binding())
+        {
+            self.supported_binding += 1;
+        }
+        let refs: String = support.iter().map(|i| format!("[{}]", i + 1)).collect();
+        let out = attach_markers(&clean, &refs);
+        self.cited.extend(support);
+        self.kept.push(out.clone());
+        Some(out)
+    }
+
+    /// The outcome after the last sentence.
+    pub fn finish(self) -> GateOutcome {
+        let abstain_reason = if self.supported_binding > 0 {
+            None
+        } else if is_decline(&self.seen) {
+            Some(AbstainReason::ModelDeclined)
+        } else {
+            Some(AbstainReason::NoSupportedStatement)
+        };
+        let answer = match abstain_reason {
+            Some(reason) => {
+                let found: Vec<String> = self.sources.iter().map(|s| s.citation.clone()).collect();
+                Answer {
+                    removed_citations: self.removed,
+                    ..abstention(reason, &found)
+                }
+            }
+            None => Answer {
+                text: self.kept.join(" "),
+                citations: self
+                    .cited
+                    .iter()
+                    .map(|&i| self.sources[i].norm.to_string())
+                    .collect(),
+                abstained: false,
+                removed_citations: self.removed,
+                ..Answer::default()
+            },
+        };
+        GateOutcome {
+            answer,
+            kept_sentences: self.kept.len(),
+            dropped_sentences: self.dropped,
+            attributed_sentences: self.attributed,
+        }
+    }
 }
 
-/// The leading whole sentences of `text` within `max` characters; a first
-/// sentence longer than that is cut at a word boundary and ends with `…`.
-fn lead(text: &str, max: usize) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out = String::new();
-    for s in split_sentences(&flat) {
-        let len = out.chars().count() + s.chars().count() + usize::from(!out.is_empty());
-        if len > max {
-            break;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&s);
+fn is_decline(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    DECLINE_PHRASES.iter().any(|p| lower.contains(p))
+}
+
+/// Gate a whole generated text (see [`Gate`]).
+pub fn gate(
+    text: &str,
+    sources: &[Source],
+    retrieved: &BTreeSet<NormRef>,
+    checks: &NormChecks,
+    terms: TermFn,
+) -> GateOutcome {
+    let mut g = Gate::new(sources, retrieved, checks, terms);
+    for sentence in split_sentences(text) {
+        g.sentence(&sentence);
     }
-    if out.is_empty() {
-        let mut cut = String::new();
-        for w in flat.split(' ') {
-            if cut.chars().count() + w.chars().count() + 1 > max {
-                break;
-            }
-            if !cut.is_empty() {
-                cut.push(' ');
-            }
-            cut.push_str(w);
-        }
-        cut.push('…');
-        out = cut;
+    g.finish()
+}
+
+/// Feeds streamed text to a [`Gate`] and hands on each sentence as soon as
+/// it is complete and kept.
+pub struct SentenceStream {
+    buf: String,
+}
+
+impl SentenceStream {
+    pub fn new() -> SentenceStream {
+        SentenceStream { buf: String::new() }
     }
-    out
+
+    /// Add streamed text; the complete sentences it closes are gated and
+    /// the kept ones returned, in order.
+    pub fn push(&mut self, piece: &str, gate: &mut Gate) -> Vec<String> {
+        self.buf.push_str(piece);
+        let mut parts = split_sentences(&self.buf);
+        // the last part may still grow (a marker "[1]" may still follow the
+        // full stop); the others are complete
+        if parts.len() < 2 || parts.last().is_some_and(|l| l.starts_with('[')) {
+            return Vec::new();
+        }
+        let last = parts.pop().unwrap_or_default();
+        let mut kept = Vec::new();
+        for p in parts {
+            kept.extend(gate.sentence(&p));
+        }
+        // keep what follows the complete sentences (with a line break, if any)
+        let tail_at = self.buf.rfind(last.as_str()).unwrap_or(0);
+        self.buf = self.buf[tail_at..].to_string();
+        kept
+    }
+
+    /// The end of the text: the rest is gated as the last sentence(s).
+    pub fn finish(&mut self, gate: &mut Gate) -> Vec<String> {
+        let rest = std::mem::take(&mut self.buf);
+        split_sentences(&rest)
+            .into_iter()
+            .filter_map(|s| gate.sentence(&s))
+            .collect()
+    }
+}
+
+impl Default for SentenceStream {
+    fn default() -> Self {
+        SentenceStream::new()
+    }
 }
 
 fn push_removed(removed: &mut Vec<RemovedCitation>, text: &str, reason: &str) {
@@ -688,15 +701,6 @@ mod tests {
         }
     }
 
-    const STRICT: GateOptions = GateOptions {
-        lang: Lang::De,
-        extractive_fallback: false,
-    };
-    const FALLBACK: GateOptions = GateOptions {
-        lang: Lang::De,
-        extractive_fallback: true,
-    };
-
     const ART37: &str = "(1) Der Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in der Durchführung von Verarbeitungsvorgängen besteht. (2) Eine Unternehmensgruppe darf einen gemeinsamen Datenschutzbeauftragten ernennen.";
     const ART88: &str = "Die Mitgliedstaaten können durch Rechtsvorschriften spezifischere Vorschriften zum Schutz der Rechte und Freiheiten hinsichtlich der Verarbeitung personenbezogener Beschäftigtendaten im Beschäftigungskontext vorsehen.";
 
@@ -712,7 +716,7 @@ mod tests {
     fn terms(s: &str) -> Vec<String> {
         static A: std::sync::OnceLock<paragraf_index::Analyzer> = std::sync::OnceLock::new();
         A.get_or_init(|| paragraf_index::Analyzer::new(&paragraf_index::AnalyzerConfig::default()))
-            .analyze_lang(s, Lang::De)
+            .analyze_lang(s, paragraf_types::Lang::De)
     }
 
     /// Laws of the test world: DSGVO and BDSG.
@@ -725,7 +729,7 @@ mod tests {
     }
 
     /// The gate with the test extractor and analyzer; `norms` were retrieved.
-    fn gated(text: &str, sources: &[Source], norms: &[&str], opts: GateOptions) -> GateOutcome {
+    fn gated(text: &str, sources: &[Source], norms: &[&str]) -> GateOutcome {
         let checks = NormChecks {
             extract: &extract,
             unresolved: &unresolved,
@@ -734,7 +738,7 @@ mod tests {
                     .then(|| "BDSG Teil 3 bei allgemeiner DS-Frage".to_string())
             },
         };
-        gate(text, sources, &retrieved(norms), &checks, &terms, opts)
+        gate(text, sources, &retrieved(norms), &checks, &terms)
     }
 
     #[test]
@@ -744,7 +748,7 @@ mod tests {
             src_text("§ 75 BDSG", SourceClass::BindingLaw, "(1) Löschung."),
         ];
         let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten [1]. Rechtsgrundlage ist zusätzlich § 202a StGB [1]. Siehe auch Art. 13 GG [1]. Ebenso § 823 Abs. 1 BGB [1]. Die Löschung regelt § 75 BDSG [2]. Das gilt ab 50 Beschäftigten [1].";
-        let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 75 BDSG"], STRICT);
+        let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 75 BDSG"]);
         let a = &out.answer;
         assert!(!a.abstained, "{a:?}");
         for gone in ["StGB", "GG", "BGB", "§ 75 BDSG", "50"] {
@@ -813,15 +817,15 @@ mod tests {
     #[test]
     fn valid_markers_pass_and_invalid_are_removed() {
         let sources = vec![
-            src("Art. 37 DSGVO", SourceClass::BindingLaw),
+            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
             src_text(
                 "§ 38 BDSG",
                 SourceClass::BindingLaw,
                 "soweit sie in der Regel mindestens 20 Personen ständig mit der automatisierten Verarbeitung beschäftigen",
             ),
         ];
-        let text = "Ein Datenschutzbeauftragter ist zu benennen, wenn die Kerntätigkeit eine umfangreiche Überwachung ist [1]. In Deutschland gilt zusätzlich die 20-Personen-Schwelle [2][7].";
-        let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 38 BDSG"], STRICT);
+        let text = "Ein Datenschutzbeauftragter ist zu benennen, wenn die Kerntätigkeit eine umfangreiche Überwachung ist [1]. Das gilt, wenn in der Regel mindestens 20 Personen ständig mit der automatisierten Verarbeitung beschäftigt sind [2][7].";
+        let out = gated(text, &sources, &["Art. 37 DSGVO", "§ 38 BDSG"]);
         assert!(!out.answer.abstained);
         assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO", "§ 38 BDSG"]);
         assert_eq!(out.answer.removed_citations.len(), 1);
@@ -832,10 +836,10 @@ mod tests {
 
     #[test]
     fn fabricated_norm_is_removed_with_its_sentence() {
-        let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
+        let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
         let text =
             "Die Benennung regelt Art. 37 DSGVO [1]. Ein Bußgeld droht nach Art. 124 DSGVO [1].";
-        let out = gated(text, &sources, &["Art. 37 DSGVO"], STRICT);
+        let out = gated(text, &sources, &["Art. 37 DSGVO"]);
         assert!(!out.answer.abstained);
         assert!(!out.answer.text.contains("Art. 124"));
         assert_eq!(out.dropped_sentences, 1);
@@ -847,30 +851,89 @@ mod tests {
     }
 
     #[test]
-    fn uncited_sentences_are_marked() {
-        let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
+    fn sentences_without_a_source_are_dropped_not_marked() {
+        let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
         let text = "Art. 37 DSGVO regelt die Benennung. Das ist oft sinnvoll.";
-        let out = gated(text, &sources, &["Art. 37 DSGVO"], STRICT);
-        assert_eq!(out.unsupported_sentences, 1);
-        assert!(out.answer.text.contains(UNSUPPORTED_MARK));
+        let out = gated(text, &sources, &["Art. 37 DSGVO"]);
+        assert_eq!(out.dropped_sentences, 1);
+        assert_eq!(out.kept_sentences, 1);
+        assert_eq!(out.answer.text, "Art. 37 DSGVO regelt die Benennung [1].");
         assert!(out
             .answer
-            .text
-            .starts_with("Art. 37 DSGVO regelt die Benennung [1]."));
+            .removed_citations
+            .iter()
+            .any(|r| r.text == "Das ist oft sinnvoll." && r.reason.contains("ohne Beleg")));
+    }
+
+    #[test]
+    fn a_cited_sentence_must_say_what_its_source_says() {
+        assert_eq!(SUPPORT_MIN_OVERLAP, 0.5);
+        let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
+        let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten [1]. Gerichte im Ausland brauchen keinen Beauftragten, außer bei Steuerprüfungen [1]. Ja [1].";
+        let out = gated(text, &sources, &["Art. 37 DSGVO"]);
+        assert_eq!(
+            out.answer.text,
+            "Der Verantwortliche benennt einen Datenschutzbeauftragten [1]."
+        );
+        assert_eq!(out.dropped_sentences, 2);
+        assert!(out
+            .answer
+            .removed_citations
+            .iter()
+            .any(|r| r.text.starts_with("Gerichte im Ausland") && r.reason.contains("geht über")));
+    }
+
+    #[test]
+    fn streamed_sentences_are_gated_as_soon_as_they_are_complete() {
+        let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
+        let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten [1]. Rechtsgrundlage ist zusätzlich § 202a StGB [1]. Die Benennung regelt Art. 37 DSGVO [1].";
+        let checks = NormChecks {
+            extract: &extract,
+            unresolved: &unresolved,
+            inadmissible: &|_| None,
+        };
+        let norms = retrieved(&["Art. 37 DSGVO"]);
+        let mut g = Gate::new(&sources, &norms, &checks, &terms);
+        let mut stream = SentenceStream::new();
+        let mut got: Vec<(usize, String)> = Vec::new();
+        // token by token: a few characters at a time
+        let chars: Vec<char> = text.chars().collect();
+        for (i, piece) in chars.chunks(3).enumerate() {
+            let piece: String = piece.iter().collect();
+            for k in stream.push(&piece, &mut g) {
+                got.push((i, k));
+            }
+        }
+        got.extend(stream.finish(&mut g).into_iter().map(|k| (usize::MAX, k)));
+        let texts: Vec<&str> = got.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "Der Verantwortliche benennt einen Datenschutzbeauftragten [1].",
+                "Die Benennung regelt Art. 37 DSGVO [1]."
+            ]
+        );
+        // the first sentence left the gate before the text was complete
+        assert!(got[0].0 < chars.len() / 3 / 2, "{got:?}");
+        let out = g.finish();
+        assert_eq!(out.answer.text, texts.join(" "));
+        assert_eq!(
+            out.answer.text,
+            gated(text, &sources, &["Art. 37 DSGVO"]).answer.text
+        );
     }
 
     #[test]
     fn no_binding_support_abstains() {
         let sources = vec![src("ErwG 97 DSGVO", SourceClass::Recital)];
         let text = "Das steht so in den Erwägungsgründen [1].";
-        let out = gated(text, &sources, &["ErwG 97 DSGVO"], FALLBACK);
+        let out = gated(text, &sources, &["ErwG 97 DSGVO"]);
         assert!(out.answer.abstained);
         assert!(out.answer.citations.is_empty());
         assert!(out.answer.text.starts_with("Keine belastbare Quelle"));
         assert_eq!(
             out.answer.abstain_reason,
             Some(AbstainReason::NoSupportedStatement),
-            "no binding source, so no extractive answer either"
         );
     }
 
@@ -881,7 +944,7 @@ mod tests {
             src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
         ];
         let text = "Der Verantwortliche benennt einen Datenschutzbeauftragten, wenn die Kerntätigkeit in Verarbeitungsvorgängen besteht.";
-        let out = gated(text, &sources, &["Art. 88 DSGVO", "Art. 37 DSGVO"], STRICT);
+        let out = gated(text, &sources, &["Art. 88 DSGVO", "Art. 37 DSGVO"]);
         assert_eq!(out.attributed_sentences, 1);
         assert!(!out.answer.abstained, "{:?}", out.answer);
         assert_eq!(out.answer.citations, vec!["Art. 37 DSGVO"]);
@@ -892,7 +955,7 @@ mod tests {
         );
         // One shared content term of five or more is not enough.
         let half = "Der Verantwortliche füttert Hunde und Katzen im Tierheim.";
-        let out = gated(half, &sources, &[], STRICT);
+        let out = gated(half, &sources, &[]);
         assert_eq!(out.attributed_sentences, 0);
         assert!(out.answer.abstained);
     }
@@ -904,9 +967,9 @@ mod tests {
         let short = "Verantwortliche benennen.";
         assert_eq!(terms(short).len(), 2, "{:?}", terms(short));
         assert!(terms(short).iter().all(|w| terms(ART37).contains(w)));
-        let out = gated(short, &sources, &["Art. 37 DSGVO"], STRICT);
+        let out = gated(short, &sources, &["Art. 37 DSGVO"]);
         assert_eq!(out.attributed_sentences, 0);
-        assert_eq!(out.unsupported_sentences, 1);
+        assert_eq!(out.dropped_sentences, 1);
         assert_eq!(
             out.answer.abstain_reason,
             Some(AbstainReason::NoSupportedStatement)
@@ -914,53 +977,12 @@ mod tests {
     }
 
     #[test]
-    fn unsupported_text_becomes_an_extractive_answer_when_allowed() {
-        let sources = vec![
-            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
-            src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
-        ];
-        let out = gated("Ja.", &sources, &[], FALLBACK);
-        let a = &out.answer;
-        assert!(!a.abstained && a.extractive, "{a:?}");
-        assert_eq!(a.abstain_reason, None);
-        assert_eq!(a.citations, vec!["Art. 37 DSGVO"], "the primary source");
-        assert!(
-            a.text.contains(
-                "Art. 37 DSGVO [1]: „(1) Der Verantwortliche und der Auftragsverarbeiter"
-            ),
-            "{}",
-            a.text
-        );
-        // The excerpt is 250 characters: both sentences fit.
-        assert!(a.text.ends_with("ernennen.“"), "{}", a.text);
-        assert!(!a.text.contains("Ja."));
-    }
-
-    #[test]
-    fn extractive_answer_quotes_the_sources_the_model_pointed_to() {
-        let sources = vec![
-            src_text("ErwG 97 DSGVO", SourceClass::Recital, "Erwägung."),
-            src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
-            src_text("Art. 88 DSGVO", SourceClass::BindingLaw, ART88),
-        ];
-        let out = gated("[3] [1]", &sources, &[], FALLBACK);
-        let a = &out.answer;
-        assert!(a.extractive, "{a:?}");
-        assert_eq!(a.citations, vec!["Art. 88 DSGVO"], "binding sources only");
-        assert!(a.text.contains("Art. 88 DSGVO [3]: „Die Mitgliedstaaten"));
-        // A long first sentence is cut at a word boundary.
-        let long = lead(&"Wort ".repeat(200), 40);
-        assert!(long.ends_with('…') && long.chars().count() <= 41, "{long}");
-    }
-
-    #[test]
     fn model_decline_abstains() {
-        let sources = vec![src("Art. 37 DSGVO", SourceClass::BindingLaw)];
+        let sources = vec![src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37)];
         let out = gated(
             "Keine belastbare Quelle vorhanden [1].",
             &sources,
             &["Art. 37 DSGVO"],
-            FALLBACK,
         );
         assert!(out.answer.abstained);
         assert_eq!(

@@ -163,6 +163,12 @@ pub struct Engine {
     params: RankParams,
     by_norm: HashMap<NormRef, Vec<u32>>,
     by_id: HashMap<ChunkId, u32>,
+    /// Norm table for the heading channel: every norm that has chunks.
+    norms: Vec<NormRef>,
+    /// Chunk doc → index into `norms`.
+    chunk_norm: Vec<u32>,
+    /// Heading vector entry → index into `norms` (`u32::MAX`: no chunks).
+    heading_norm: Vec<u32>,
     registry: Registry,
     resolve: ResolveOptions,
     device: candle_core::Device,
@@ -201,10 +207,30 @@ impl Engine {
                 })?;
         let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
         let mut by_id = HashMap::with_capacity(index.chunks.len());
+        let mut norms: Vec<NormRef> = Vec::new();
+        let mut norm_ids: HashMap<NormRef, u32> = HashMap::new();
+        let mut chunk_norm = Vec::with_capacity(index.chunks.len());
         for (i, c) in index.chunks.iter().enumerate() {
-            by_norm.entry(c.norm_ref()).or_default().push(i as u32);
+            let n = c.norm_ref();
+            let id = *norm_ids.entry(n.clone()).or_insert_with(|| {
+                norms.push(n.clone());
+                (norms.len() - 1) as u32
+            });
+            chunk_norm.push(id);
+            by_norm.entry(n).or_default().push(i as u32);
             by_id.insert(c.id.clone(), i as u32);
         }
+        let heading_norm: Vec<u32> = index
+            .headings
+            .entries()
+            .iter()
+            .map(|e| {
+                norm_ids
+                    .get(&NormRef(e.norm.clone()))
+                    .copied()
+                    .unwrap_or(u32::MAX)
+            })
+            .collect();
         let analyzer = index.inverted.analyzer();
         let headings = lawwords::heading_table(&index.chunks, analyzer);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
@@ -222,6 +248,9 @@ impl Engine {
             params: opts.params,
             by_norm,
             by_id,
+            norms,
+            chunk_norm,
+            heading_norm,
             registry: opts.registry,
             resolve: opts.resolve,
             device,
@@ -413,6 +442,34 @@ impl Engine {
             }
         }
         mark(&mut t, "lexical", &mut lap);
+        // heading vectors (when the index has them and they weigh): the best
+        // heading cosine of every norm; the nearest norms join the pool
+        let heading_of = if self.params.heading_weight > 0.0 && !self.index.headings.is_empty() {
+            self.heading_scores(&qe.dense)
+        } else {
+            vec![f32::NAN; self.norms.len()]
+        };
+        let mut near: Vec<u32> = (0..self.norms.len() as u32)
+            .filter(|&n| !heading_of[n as usize].is_nan())
+            .collect();
+        near.sort_by(|&a, &b| {
+            heading_of[b as usize]
+                .total_cmp(&heading_of[a as usize])
+                .then_with(|| self.norms[a as usize].0.cmp(&self.norms[b as usize].0))
+        });
+        near.truncate(self.params.heading_top_n);
+        for n in near {
+            for &doc in self
+                .by_norm
+                .get(&self.norms[n as usize])
+                .map_or(&[][..], |v| v)
+            {
+                if filter.map(|f| f(doc)).unwrap_or(true) {
+                    cand.entry(doc).or_default();
+                }
+            }
+        }
+        mark(&mut t, "headings", &mut lap);
         // exact lookups: explicit references; topic norms join the pool so topicGain can apply
         for (norm, exact) in analysis
             .explicit_refs
@@ -438,11 +495,13 @@ impl Engine {
                 let dense = s
                     .dense
                     .or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
+                let h = heading_of[self.chunk_norm[doc as usize] as usize];
                 Candidate {
                     chunk: &chunks[doc as usize],
                     dense,
                     lexical: s.lexical,
                     sparse: s.sparse,
+                    heading: (!h.is_nan()).then_some(h),
                     exact: s.exact,
                 }
             })
@@ -483,6 +542,23 @@ impl Engine {
         })
     }
 
+    /// The best heading cosine of every norm (index into `norms`) for a
+    /// question vector; NaN for a norm without a heading vector.
+    fn heading_scores(&self, q: &[f32]) -> Vec<f32> {
+        let mut best = vec![f32::NAN; self.norms.len()];
+        for (e, score) in self.index.headings.scores(q).into_iter().enumerate() {
+            let n = self.heading_norm[e];
+            if n == u32::MAX {
+                continue;
+            }
+            let b = &mut best[n as usize];
+            if b.is_nan() || score > *b {
+                *b = score;
+            }
+        }
+        best
+    }
+
     /// Install an already loaded answer model under `name` (a model the
     /// caller loaded itself, or a scripted generator in tests).
     pub fn set_generator(&self, name: &str, generator: Box<dyn Generator>) {
@@ -501,15 +577,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Search, then a grounded answer. `on_progress` is called with the
-    /// number of tokens generated so far — never with their text: only gated
-    /// text leaves the engine. Return `false` to stop generation. A model
-    /// failure mid-answer returns the search result with `answer.error` set.
+    /// Search, then a grounded answer. `on_progress` hears the number of
+    /// tokens generated so far and each answer sentence once it has passed
+    /// the gate — never raw model text: only gated text leaves the engine.
+    /// Return `false` to stop generation. A model failure mid-answer returns
+    /// the search result with `answer.error` set.
     pub fn ask(
         &self,
         query: &str,
         opts: &AskOptions,
-        on_progress: &mut dyn FnMut(usize) -> bool,
+        on_progress: &mut dyn FnMut(AnswerProgress) -> bool,
     ) -> Result<SearchOutcome, EngineError> {
         let outcome = self.search(query, &opts.search)?;
         self.answer(outcome, opts, on_progress)
@@ -521,7 +598,7 @@ impl Engine {
         &self,
         mut outcome: SearchOutcome,
         opts: &AskOptions,
-        on_progress: &mut dyn FnMut(usize) -> bool,
+        on_progress: &mut dyn FnMut(AnswerProgress) -> bool,
     ) -> Result<SearchOutcome, EngineError> {
         let model = opts
             .model
@@ -637,7 +714,10 @@ impl Engine {
     }
 
     /// The answer that quotes `evidence` (abstains when there is none).
-    fn quote_evidence(outcome: &SearchOutcome, evidence: Vec<paragraf_types::Evidence>) -> Answer {
+    pub(crate) fn quote_evidence(
+        outcome: &SearchOutcome,
+        evidence: Vec<paragraf_types::Evidence>,
+    ) -> Answer {
         if evidence.is_empty() {
             return gate::abstention(AbstainReason::NoSupportedStatement, &[]);
         }
@@ -707,7 +787,7 @@ impl Engine {
         outcome: &SearchOutcome,
         model: &str,
         opts: &AskOptions,
-        on_progress: &mut dyn FnMut(usize) -> bool,
+        on_progress: &mut dyn FnMut(AnswerProgress) -> bool,
     ) -> Result<Answer, EngineError> {
         if let Some(mut a) = Self::retrieval_abstention(outcome, &self.params) {
             a.model = model.to_string();
@@ -733,17 +813,6 @@ impl Engine {
             &evidence,
             &class_of,
         );
-        self.queue_depth.fetch_add(1, Ordering::Relaxed);
-        let _dec = DecOnDrop(&self.queue_depth);
-        self.ensure_generator(model)?;
-        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
-        let (_, g) = guard.as_mut().ok_or(EngineError::NoAnswerModel)?;
-        let mut generated = 0usize;
-        let out = g.chat(&p.messages, &opts.gen, &mut |_| {
-            generated += 1;
-            on_progress(generated)
-        })?;
-        drop(guard);
         let retrieved: BTreeSet<NormRef> = outcome
             .response
             .results
@@ -771,29 +840,63 @@ impl Engine {
             unresolved: &unresolved,
             inadmissible: &inadmissible,
         };
-        let gate_opts = gate::GateOptions {
-            lang: outcome.analysis.lang,
-            extractive_fallback: false,
-        };
         let analyzer = self.index.inverted.analyzer();
         let terms = |s: &str| analyzer.analyze_lang(s, outcome.analysis.lang);
-        let gated = gate::gate(
-            &out.text, &p.sources, &retrieved, &checks, &terms, gate_opts,
-        );
+        let mut g = gate::Gate::new(&p.sources, &retrieved, &checks, &terms);
+        let mut stream = gate::SentenceStream::new();
+
+        self.queue_depth.fetch_add(1, Ordering::Relaxed);
+        let _dec = DecOnDrop(&self.queue_depth);
+        self.ensure_generator(model)?;
+        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
+        let (_, generator) = guard.as_mut().ok_or(EngineError::NoAnswerModel)?;
+        let mut generated = 0usize;
+        let mut listening = true;
+        // each piece of model text goes into the gate; only the sentences it
+        // keeps are handed on, as soon as they are complete
+        let out = generator.chat(&p.messages, &opts.gen, &mut |piece| {
+            generated += 1;
+            for s in stream.push(piece, &mut g) {
+                listening &= on_progress(AnswerProgress::Sentence(s));
+            }
+            listening && on_progress(AnswerProgress::Tokens(generated))
+        })?;
+        drop(guard);
+        for s in stream.finish(&mut g) {
+            listening &= on_progress(AnswerProgress::Sentence(s));
+        }
+        let gated = g.finish();
         let mut answer = gated.answer;
-        if matches!(
-            answer.abstain_reason,
-            Some(AbstainReason::NoSupportedStatement | AbstainReason::ModelDeclined)
-        ) {
+        let removed = std::mem::take(&mut answer.removed_citations);
+        if answer.abstained {
             // the model restated nothing the evidence supports: the evidence
             // itself is the answer
-            let removed = std::mem::take(&mut answer.removed_citations);
             answer = Self::quote_evidence(outcome, evidence);
-            answer.removed_citations = removed;
         } else {
-            answer.evidence = evidence;
-            answer.review_warning = review_warning(outcome);
+            // the model's gated restatement, then the rule in the law's words
+            let quoted = Self::quote_evidence(outcome, evidence);
+            answer.text = format!("{}\n\n{}", answer.text, quoted.text);
+            for c in quoted.citations {
+                if !answer.citations.contains(&c) {
+                    answer.citations.push(c);
+                }
+            }
+            answer.evidence = quoted.evidence;
+            answer.review_warning = quoted.review_warning;
         }
+        if listening && !answer.abstained {
+            let quotes = if answer.extractive {
+                answer.text.as_str()
+            } else {
+                answer.text.split_once("\n\n").map_or("", |(_, q)| q)
+            };
+            for line in quotes.lines().filter(|l| !l.trim().is_empty()) {
+                if !on_progress(AnswerProgress::Sentence(line.trim().to_string())) {
+                    break;
+                }
+            }
+        }
+        answer.removed_citations = removed;
         answer.model = model.to_string();
         answer.generated_tokens = out.generated_tokens;
         Ok(answer)
@@ -844,6 +947,15 @@ fn review_warning(outcome: &SearchOutcome) -> Option<String> {
             }
         }
     })
+}
+
+/// What an answer in progress reports to its caller ([`Engine::ask`]): the
+/// number of tokens generated so far, and each answer sentence once it has
+/// passed the citation gate. Raw model text never appears here.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnswerProgress {
+    Tokens(usize),
+    Sentence(String),
 }
 
 /// Retrieval signals of one candidate before fusion.

@@ -5,7 +5,8 @@
 //! without them the tests print why and return.
 
 use paragraf_engine::{
-    build_index, AskOptions, BuildOptions, Engine, EngineError, EngineOptions, SearchOptions,
+    build_index, AnswerProgress, AskOptions, BuildOptions, Engine, EngineError, EngineOptions,
+    SearchOptions,
 };
 use paragraf_models::{
     ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError,
@@ -53,6 +54,7 @@ fn index_dir() -> Option<&'static PathBuf> {
             ingest: Default::default(),
             checkpoint: None,
             strict: false,
+            heading_vectors: false,
         };
         let report = build_index(&opts, &|_| {}).expect("index build on the fixture corpus");
         assert!(
@@ -203,8 +205,10 @@ fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
     };
     let mut progress = 0usize;
     let out = e
-        .ask(DPO, &ask, &mut |n| {
-            progress = n;
+        .ask(DPO, &ask, &mut |p| {
+            if let AnswerProgress::Tokens(n) = p {
+                progress = n;
+            }
             true
         })
         .unwrap();
@@ -326,9 +330,25 @@ fn gate_removes_unknown_laws_fabricated_superseded_and_out_of_scope_norms() {
         model: Some("scripted".into()),
         ..AskOptions::default()
     };
-    let out = e.ask(DPO, &ask, &mut |_| true).unwrap();
+    let mut streamed: Vec<String> = Vec::new();
+    let out = e
+        .ask(DPO, &ask, &mut |p| {
+            if let AnswerProgress::Sentence(t) = p {
+                streamed.push(t);
+            }
+            true
+        })
+        .unwrap();
     let a = out.response.answer.expect("answer");
+    assert!(
+        !streamed.is_empty(),
+        "the kept sentence and the quotes are streamed"
+    );
     for bad in ["202a", "StGB", "999", "4f", "§ 45"] {
+        assert!(
+            streamed.iter().all(|t| !t.contains(bad)),
+            "{bad} was streamed: {streamed:?}"
+        );
         assert!(
             !a.text.contains(bad),
             "{bad} reached the answer: {}",

@@ -208,16 +208,18 @@ impl EvalReport {
         }
 
         if m.generate {
-            s.push_str("\n## Answers\n\n| stage | answer-fact recall (facts) | supported sentences | pinpoint accuracy | answered | abstained | abstention P | abstention R |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            s.push_str("\n## Answers\n\n| stage | answer-fact recall (facts) | supported sentences | own-words statements supported (n) | pinpoint accuracy | answered | abstained | abstention P | abstention R |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for st in &self.stages {
                 if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
                     let _ = writeln!(
                         s,
-                        "| {} | {} ({}) | {} | {} | {} | {} | {} | {} |",
+                        "| {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
                         md_escape(&st.stage),
                         f3(a.answer_fact_recall),
                         a.facts_total,
                         f3(a.supported_sentence_precision),
+                        f3(a.own_sentence_precision),
+                        a.own_sentences,
                         f3(a.pinpoint_accuracy),
                         a.answered,
                         a.abstained,
@@ -226,7 +228,7 @@ impl EvalReport {
                     );
                 }
             }
-            s.push_str("\n*answer-fact recall*: deciding facts (thresholds, deadlines, amounts of the `*.answers.jsonl` file) the answer text states ÷ all facts. *supported sentences*: statements of non-abstaining answers that cite an evidence unit `[n]` whose text holds every number of the statement and at least half of its longer words (checked here, independently of the gate). *pinpoint accuracy*: evidence units that belong to an expected norm ÷ all evidence units.\n");
+            s.push_str("\n*answer-fact recall*: deciding facts (thresholds, deadlines, amounts of the `*.answers.jsonl` file) the answer text states ÷ all facts. *supported sentences*: statements of non-abstaining answers that cite an evidence unit `[n]` whose text holds every number of the statement and at least half of its longer words (checked here, independently of the gate). *own-words statements*: the same over the statements that are not a verbatim quote „…“ of a unit — what the answer model wrote and the gate kept. *pinpoint accuracy*: evidence units that belong to an expected norm ÷ all evidence units.\n");
             s.push_str("\n### Gate and generation\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for st in &self.stages {
                 if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {

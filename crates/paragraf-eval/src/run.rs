@@ -106,6 +106,13 @@ pub struct AnswerStats {
     pub sentences: usize,
     #[serde(default)]
     pub sentences_supported: usize,
+    /// The statements in the answer's own words (not a verbatim quote „…“
+    /// of a unit), and those supported: what the answer model wrote and
+    /// the gate kept.
+    #[serde(default)]
+    pub own_sentences: usize,
+    #[serde(default)]
+    pub own_sentences_supported: usize,
     /// Evidence units of the answer, and those of an expected norm.
     #[serde(default)]
     pub evidence_units: usize,
@@ -239,6 +246,12 @@ pub struct AnswerAggregate {
     /// Supported sentences ÷ sentences of non-abstaining answers.
     #[serde(default)]
     pub supported_sentence_precision: Option<f64>,
+    /// The same over the statements in the answer's own words only (the
+    /// model's restatement; verbatim quotes left out).
+    #[serde(default)]
+    pub own_sentence_precision: Option<f64>,
+    #[serde(default)]
+    pub own_sentences: usize,
     /// Evidence units of an expected norm ÷ evidence units, over questions
     /// with expected norms.
     #[serde(default)]
@@ -353,6 +366,11 @@ fn answer_stats(q: &GoldenQuery, out: &EvalOutput, timings: &Timings) -> Option<
         .iter()
         .filter(|s| sentence_supported(s, &evidence))
         .count();
+    let own: Vec<&String> = sentences.iter().filter(|s| !is_quote(s)).collect();
+    let own_supported = own
+        .iter()
+        .filter(|s| sentence_supported(s, &evidence))
+        .count();
     let on_expected = ans
         .evidence
         .iter()
@@ -367,6 +385,8 @@ fn answer_stats(q: &GoldenQuery, out: &EvalOutput, timings: &Timings) -> Option<
         facts_stated,
         sentences: sentences.len(),
         sentences_supported: supported,
+        own_sentences: own.len(),
+        own_sentences_supported: own_supported,
         evidence_units: if q.expect_any.is_empty() {
             0
         } else {
@@ -572,7 +592,7 @@ fn answer_sentences(text: &str) -> Vec<String> {
             continue;
         }
         // a quoted unit is one statement, whatever its inner sentences
-        if l.contains('„') || l.contains('“') {
+        if is_quote(l) {
             out.push(l.to_string());
             continue;
         }
@@ -589,6 +609,11 @@ fn answer_sentences(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a statement is a verbatim quote of a unit (`„…“`, `“…”`).
+fn is_quote(statement: &str) -> bool {
+    statement.contains('„') || statement.contains('“')
 }
 
 /// Whether a statement is supported by the evidence it cites — checked here,
@@ -739,6 +764,14 @@ fn answer_aggregate(results: &[QueryResult]) -> AnswerAggregate {
             non_abstained.iter().map(|a| a.sentences_supported).sum(),
             non_abstained.iter().map(|a| a.sentences).sum(),
         ),
+        own_sentence_precision: ratio(
+            non_abstained
+                .iter()
+                .map(|a| a.own_sentences_supported)
+                .sum(),
+            non_abstained.iter().map(|a| a.own_sentences).sum(),
+        ),
+        own_sentences: non_abstained.iter().map(|a| a.own_sentences).sum(),
         pinpoint_accuracy: ratio(
             answers.iter().map(|a| a.evidence_on_expected).sum(),
             answers.iter().map(|a| a.evidence_units).sum(),

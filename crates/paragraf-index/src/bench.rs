@@ -318,7 +318,15 @@ pub fn persist_bench(
     };
     let m = IndexManifest::new(corpus_hash(chunks), meta, cfg, params.clone());
     let t = Instant::now();
-    let written = write_index(dir, &m, chunks, &CorpusExtras::default(), &dense, &inverted)?;
+    let written = write_index(
+        dir,
+        &m,
+        chunks,
+        &CorpusExtras::default(),
+        &dense,
+        &inverted,
+        &crate::headings::HeadingVectors::default(),
+    )?;
     let write_s = t.elapsed().as_secs_f64();
     drop(dense);
     drop(inverted);

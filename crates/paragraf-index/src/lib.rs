@@ -9,6 +9,7 @@
 //!   words, decompounding, § / Art. tokens.
 //! * [`inverted`] — [`InvertedIndex`]: BM25 and learned-sparse fields.
 //! * [`filter`] — [`Filter`] on chunk metadata.
+//! * [`headings`] — [`HeadingVectors`]: one vector per norm heading and language.
 //! * [`store`] — the index directory: [`write_index`], [`open_index`].
 //! * [`checkpoint`] — [`EmbeddingCheckpoint`] for resumable embedding.
 //! * [`bench`] — measurement functions for the benches and `paragraf bench`.
@@ -21,6 +22,7 @@ pub mod dense;
 pub mod error;
 pub mod filter;
 mod flat;
+pub mod headings;
 pub mod inverted;
 pub mod store;
 pub mod topk;
@@ -30,6 +32,7 @@ pub use checkpoint::{text_hash, CheckpointEntry, EmbeddingCheckpoint};
 pub use dense::{DenseIndex, HnswParams};
 pub use error::IndexError;
 pub use filter::Filter;
+pub use headings::{HeadingEntry, HeadingVectors};
 pub use inverted::InvertedIndex;
 pub use store::{
     corpus_hash, open_index, read_manifest, verify_index, write_index, CorpusExtras, EmbedderMeta,

@@ -5,7 +5,9 @@
 //! `manifest.json` (format version, corpus hash, embedder, analyzer, HNSW
 //! params, build time, counts, sha256 + size of every other file),
 //! `chunks.json`, `extras.json`, `vectors.safetensors`, `inverted.bin`,
-//! and, when a graph was built, `dense.hnsw.graph` + `dense.hnsw.data`.
+//! `headings.json` + `headings.safetensors` (the heading vectors, when the
+//! build embedded headings), and, when a graph was built,
+//! `dense.hnsw.graph` + `dense.hnsw.data`.
 //!
 //! Writing goes to a hidden sibling temp directory, every file is fsynced,
 //! the manifest is written last, and one `rename` publishes the directory:
@@ -15,6 +17,7 @@
 use crate::analyzer::AnalyzerConfig;
 use crate::dense::{normalize, DenseIndex, HnswParams};
 use crate::error::IndexError;
+use crate::headings::{HeadingEntry, HeadingVectors};
 use crate::inverted::InvertedIndex;
 use paragraf_types::{Chunk, ControlMapping, EvidenceItem};
 use rayon::prelude::*;
@@ -26,7 +29,9 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Format version of the index directory; bump on any incompatible change.
+/// Format version of the index directory; bump on any incompatible change
+/// (optional files such as the heading vectors are not one: an index
+/// without them reads as having none).
 pub const FORMAT_VERSION: u32 = 1;
 
 const MANIFEST: &str = "manifest.json";
@@ -34,6 +39,8 @@ const CHUNKS: &str = "chunks.json";
 const EXTRAS: &str = "extras.json";
 const VECTORS: &str = "vectors.safetensors";
 const INVERTED: &str = "inverted.bin";
+const HEADINGS: &str = "headings.json";
+const HEADING_VECTORS: &str = "headings.safetensors";
 const GRAPH_BASE: &str = "dense";
 const GRAPH_FILES: [&str; 2] = ["dense.hnsw.graph", "dense.hnsw.data"];
 
@@ -70,6 +77,9 @@ pub struct IndexCounts {
     pub hnsw_graph: bool,
     pub mappings: usize,
     pub evidence: usize,
+    /// Heading vectors (one per norm heading and language).
+    #[serde(default)]
+    pub headings: usize,
 }
 
 /// Size and sha256 of one file of the directory.
@@ -159,6 +169,7 @@ pub struct LoadedIndex {
     pub extras: CorpusExtras,
     pub dense: DenseIndex,
     pub inverted: InvertedIndex,
+    pub headings: HeadingVectors,
 }
 
 /// sha256 (hex) over chunk ids and texts in order: changes whenever the
@@ -211,6 +222,7 @@ pub fn write_index(
     extras: &CorpusExtras,
     dense: &DenseIndex,
     inverted: &InvertedIndex,
+    headings: &HeadingVectors,
 ) -> Result<IndexManifest, IndexError> {
     if chunks.is_empty() {
         return Err(IndexError::Empty("no chunks to write".into()));
@@ -230,6 +242,13 @@ pub fn write_index(
             got: dense.dim(),
         });
     }
+    if !headings.is_empty() && headings.dim() != manifest.embedder.dim {
+        return Err(IndexError::DimMismatch {
+            what: format!("heading vectors of embedder {}", manifest.embedder.name),
+            expected: manifest.embedder.dim,
+            got: headings.dim(),
+        });
+    }
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -247,7 +266,7 @@ pub fn write_index(
         .map_or(0, |d| d.as_nanos());
     let tmp = parent.join(format!(".{name}.tmp-{}-{nanos}", std::process::id()));
     fs::create_dir(&tmp).map_err(|e| IndexError::io(&tmp, e))?;
-    let res = write_into(&tmp, manifest, chunks, extras, dense, inverted).and_then(|m| {
+    let res = write_into(&tmp, manifest, chunks, extras, dense, inverted, headings).and_then(|m| {
         publish(&tmp, dir)?;
         Ok(m)
     });
@@ -264,6 +283,7 @@ fn write_into(
     extras: &CorpusExtras,
     dense: &DenseIndex,
     inverted: &InvertedIndex,
+    headings: &HeadingVectors,
 ) -> Result<IndexManifest, IndexError> {
     let mut m = manifest.clone();
     m.format_version = FORMAT_VERSION;
@@ -309,6 +329,25 @@ fn write_into(
     let p = tmp.join(INVERTED);
     m.files
         .insert(INVERTED.into(), write_file(&p, &inverted.to_bytes())?);
+    // Heading vectors (always f32: they are few).
+    if !headings.is_empty() {
+        let p = tmp.join(HEADINGS);
+        m.files.insert(
+            HEADINGS.into(),
+            write_file(&p, &json(&headings.entries(), "headings")?)?,
+        );
+        let bytes: Vec<u8> = headings
+            .vectors()
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let view = TensorView::new(Dtype::F32, vec![headings.len(), headings.dim()], &bytes)
+            .map_err(|e| IndexError::InvalidInput(format!("headings tensor: {e}")))?;
+        let st = safetensors::serialize([("headings", view)], None)
+            .map_err(|e| IndexError::InvalidInput(format!("headings tensor: {e}")))?;
+        let p = tmp.join(HEADING_VECTORS);
+        m.files.insert(HEADING_VECTORS.into(), write_file(&p, &st)?);
+    }
     // Graph.
     let has_graph = dense.dump_graph(tmp, GRAPH_BASE)?;
     if has_graph {
@@ -324,6 +363,7 @@ fn write_into(
         hnsw_graph: has_graph,
         mappings: extras.mappings.len(),
         evidence: extras.evidence.len(),
+        headings: headings.len(),
     };
     m.hnsw = dense.params().clone();
     m.analyzer = inverted.analyzer().config().clone();
@@ -454,6 +494,9 @@ fn verify_files(dir: &Path, m: &IndexManifest) -> Result<Vec<(String, memmap2::M
     if m.counts.hnsw_graph {
         required.extend(GRAPH_FILES);
     }
+    if m.counts.headings > 0 {
+        required.extend([HEADINGS, HEADING_VECTORS]);
+    }
     for r in &required {
         if !m.files.contains_key(*r) {
             return Err(IndexError::corrupt(
@@ -508,7 +551,8 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
     let extras: CorpusExtras =
         serde_json::from_slice(get(EXTRAS)).map_err(|e| IndexError::corrupt(&p, e.to_string()))?;
     let p = dir.join(VECTORS);
-    let (vectors, dim) = decode_vectors(get(VECTORS)).map_err(|e| IndexError::corrupt(&p, e))?;
+    let (vectors, dim) =
+        decode_vectors(get(VECTORS), "vectors").map_err(|e| IndexError::corrupt(&p, e))?;
     if dim != m.embedder.dim {
         return Err(IndexError::corrupt(
             &p,
@@ -518,6 +562,28 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
     let p = dir.join(INVERTED);
     let inverted =
         InvertedIndex::from_bytes(get(INVERTED)).map_err(|e| IndexError::corrupt(&p, e))?;
+    let headings = if m.counts.headings > 0 {
+        let p = dir.join(HEADINGS);
+        let entries: Vec<HeadingEntry> = serde_json::from_slice(get(HEADINGS))
+            .map_err(|e| IndexError::corrupt(&p, e.to_string()))?;
+        let p = dir.join(HEADING_VECTORS);
+        let (hv, hdim) = decode_vectors(get(HEADING_VECTORS), "headings")
+            .map_err(|e| IndexError::corrupt(&p, e))?;
+        if hdim != dim || entries.len() != m.counts.headings {
+            return Err(IndexError::corrupt(
+                &p,
+                format!(
+                    "{} heading entries of dim {hdim}, manifest says {} of dim {dim}",
+                    entries.len(),
+                    m.counts.headings
+                ),
+            ));
+        }
+        HeadingVectors::new(entries, hv, hdim)
+            .map_err(|e| IndexError::corrupt(&p, e.to_string()))?
+    } else {
+        HeadingVectors::default()
+    };
     let graph = m.counts.hnsw_graph.then_some((dir, GRAPH_BASE));
     let dense = DenseIndex::from_parts(vectors, dim, &m.hnsw, graph)?;
     if chunks.len() != dense.len()
@@ -541,18 +607,19 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
         extras,
         dense,
         inverted,
+        headings,
     })
 }
 
-fn decode_vectors(buf: &[u8]) -> Result<(Vec<f32>, usize), String> {
+fn decode_vectors(buf: &[u8], name: &str) -> Result<(Vec<f32>, usize), String> {
     let st = SafeTensors::deserialize(buf).map_err(|e| format!("safetensors: {e}"))?;
     let t = st
-        .tensor("vectors")
-        .map_err(|e| format!("tensor `vectors`: {e}"))?;
+        .tensor(name)
+        .map_err(|e| format!("tensor `{name}`: {e}"))?;
     let shape = t.shape();
     if shape.len() != 2 || shape[1] == 0 {
         return Err(format!(
-            "tensor `vectors` has shape {shape:?}, expected [n, dim]"
+            "tensor `{name}` has shape {shape:?}, expected [n, dim]"
         ));
     }
     let data = t.data();
@@ -567,13 +634,13 @@ fn decode_vectors(buf: &[u8]) -> Result<(Vec<f32>, usize), String> {
             .collect(),
         d => {
             return Err(format!(
-                "tensor `vectors` has dtype {d:?}, expected F32 or F16"
+                "tensor `{name}` has dtype {d:?}, expected F32 or F16"
             ))
         }
     };
     if v.len() != shape[0] * shape[1] {
         return Err(format!(
-            "tensor `vectors` holds {} values for shape {shape:?}",
+            "tensor `{name}` holds {} values for shape {shape:?}",
             v.len()
         ));
     }

@@ -74,6 +74,7 @@ struct Built {
     dense: DenseIndex,
     inverted: InvertedIndex,
     manifest: IndexManifest,
+    headings: HeadingVectors,
 }
 
 fn build(graph: bool, dtype: VectorDtype) -> Built {
@@ -105,17 +106,37 @@ fn build(graph: bool, dtype: VectorDtype) -> Built {
         params,
     );
     manifest.vector_dtype = dtype;
+    let entries: Vec<HeadingEntry> = chunks
+        .iter()
+        .take(3)
+        .map(|c| HeadingEntry {
+            norm: c.norm_ref().0,
+            lang: c.lang,
+            text: format!("{} – heading", c.citation),
+        })
+        .collect();
+    let headings = HeadingVectors::new(entries, vectors(3, dim, 11), dim).unwrap();
     Built {
         chunks,
         dense,
         inverted,
         manifest,
+        headings,
     }
 }
 
 fn write(b: &Built, dir: &Path) -> IndexManifest {
     let extras = CorpusExtras::default();
-    write_index(dir, &b.manifest, &b.chunks, &extras, &b.dense, &b.inverted).unwrap()
+    write_index(
+        dir,
+        &b.manifest,
+        &b.chunks,
+        &extras,
+        &b.dense,
+        &b.inverted,
+        &b.headings,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -131,6 +152,8 @@ fn round_trip_save_load_equality() {
         assert_eq!(l.dense.vectors(), b.dense.vectors());
         assert_eq!(l.dense.has_graph(), graph);
         assert!(l.inverted == b.inverted);
+        assert_eq!(l.headings, b.headings);
+        assert_eq!(m.counts.headings, 3);
         assert_eq!(m.counts.chunks, b.chunks.len());
         assert_eq!(m.counts.hnsw_graph, graph);
         let q = b.dense.vector(3).to_vec();
@@ -301,6 +324,7 @@ fn bad_input_gives_errors_not_panics() {
         &CorpusExtras::default(),
         &b.dense,
         &b.inverted,
+        &b.headings,
     )
     .unwrap_err();
     assert!(e.to_string().contains("2 chunks"), "{e}");
@@ -313,6 +337,7 @@ fn bad_input_gives_errors_not_panics() {
         &CorpusExtras::default(),
         &b.dense,
         &b.inverted,
+        &b.headings,
     )
     .unwrap_err();
     assert!(e.to_string().contains("plainfile"), "{e}");
@@ -326,6 +351,7 @@ fn bad_input_gives_errors_not_panics() {
         &CorpusExtras::default(),
         &b.dense,
         &b.inverted,
+        &b.headings,
     )
     .unwrap_err();
     assert!(matches!(e, IndexError::DimMismatch { .. }), "{e}");

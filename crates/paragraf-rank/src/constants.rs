@@ -62,6 +62,21 @@ pub const INTENT_LIFT_GAIN: f64 = 0.10;
 /// lifted. Seed 02. Pinned by `pin_intent_lift_margin`.
 pub const INTENT_LIFT_MARGIN: f64 = 0.05;
 
+/// `citationGain` = 0.05 (own, next to seed 02's authority terms) — bonus
+/// for binding law that other norms cite: a norm the law itself refers to
+/// from many places is central to its regime (Art. 6, 9, 15 DSGVO; § 2
+/// BSIG), and a question that names its subject in everyday words means it
+/// more likely than a peripheral norm with similar wording. Scaled by
+/// `ln(1 + citing norms) / ln(1 + citationSaturation)`, at most 1, so a few
+/// citations count and many saturate. Measured on our own phrasings
+/// (`eval/sets/own-tuning.jsonl`): hit@1 0.562 → 0.625. Pinned by
+/// `pin_citation_gain`.
+pub const CITATION_GAIN: f64 = 0.05;
+
+/// `citationSaturation` = 20 — citing norms at which `citationGain` is
+/// reached in full. Pinned by `pin_citation_gain`.
+pub const CITATION_SATURATION: f64 = 20.0;
+
 // ---------------------------------------------------------------- seed 05: control roles
 
 /// `controlPoolGain` = 0.15 — added to every control-pool role under control
@@ -164,6 +179,32 @@ pub const HEADING_RELATIVE_MIN: f64 = 0.8;
 /// `headingMaxNorms` = 3 — most norms a heading match names per question.
 /// Pinned by `pin_heading_defaults`.
 pub const HEADING_MAX_NORMS: usize = 3;
+
+// ---------------------------------------------------------------- heading vectors (own, 01 fusion)
+// Every norm heading is embedded on its own (`paragraf_index::HeadingVectors`);
+// the cosine of the question with the best heading of a candidate's norm is a
+// fourth fusion channel: the dense counterpart of a BM25F heading field. It
+// is a property of the norm, so every chunk of the norm carries it.
+
+/// `headingWeight` = 0.0 — weight of the calibrated heading cosine in the
+/// fused raw semantic (next to `denseWeight` etc.; `raw = Σ w·x / Σ w`).
+/// Off by default: with multilingual-e5-small, heading vectors ranked worse
+/// than chunk vectors (heading-only hit@1 0.15 vs 0.25 on
+/// `eval/sets/own-tuning.jsonl`) and every weight tried (0.35, 0.7; floors
+/// 0.7–0.8) lowered the full pipeline (0.562 → 0.51–0.54). Index builds
+/// embed headings only with `--heading-vectors`, for embedders where they
+/// may pay (bge-m3). Pinned by `pin_heading_vector_defaults`.
+pub const HEADING_WEIGHT: f64 = 0.0;
+/// `headingFloor` = 0.0 — heading cosine mapped to 0 (calibration per
+/// embedder, like `denseFloor`). Pinned by `pin_heading_vector_defaults`.
+pub const HEADING_FLOOR: f64 = 0.0;
+/// `headingCeil` = 1.0 — heading cosine mapped to 1. Pinned by
+/// `pin_heading_vector_defaults`.
+pub const HEADING_CEIL: f64 = 1.0;
+/// `headingTopN` = 20 — norms whose heading is nearest to the question join
+/// the candidate pool with all their chunks (when the index has heading
+/// vectors and `headingWeight` > 0). Pinned by `pin_heading_vector_defaults`.
+pub const HEADING_TOP_N: usize = 20;
 
 // ---------------------------------------------------------------- candidate pools (own)
 

@@ -61,6 +61,8 @@ struct RawDomain {
     #[serde(default)]
     definitions: Vec<String>,
     signals: Vec<String>,
+    #[serde(default)]
+    together: Vec<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -132,6 +134,9 @@ pub struct DomainEntry {
     /// Definitions norms of the domain's main acts (definition intent without a named act).
     pub definitions: Vec<NormRef>,
     pub signals: Vec<Pattern>,
+    /// Groups of patterns that name the domain only together, anywhere in
+    /// the question ("Daten … verarbeiten").
+    pub together: Vec<Vec<Pattern>>,
 }
 
 /// A regulation with its aliases.
@@ -254,6 +259,12 @@ impl Lexicon {
                 domain: parse_enum(&format!("{f}.name"), &d.name)?,
                 definitions: d.definitions.iter().map(|n| NormRef(n.clone())).collect(),
                 signals: patterns(&format!("{f}.signals"), &d.signals)?,
+                together: d
+                    .together
+                    .iter()
+                    .enumerate()
+                    .map(|(k, g)| patterns(&format!("{f}.together[{k}]"), g))
+                    .collect::<Result<_, _>>()?,
             });
         }
         let mut regulations = Vec::new();

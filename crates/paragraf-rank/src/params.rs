@@ -13,6 +13,8 @@ pub enum FusionMethod {
     /// `dense_n = clamp((cos − denseFloor)/(denseCeil − denseFloor))`,
     /// `lexical_n = bm25 / max(max_bm25_of_query, lexicalNormFloor)`,
     /// `sparse_n = dot / max(max_dot_of_query, sparseNormFloor)`,
+    /// `heading_n = clamp((cos − headingFloor)/(headingCeil − headingFloor))`
+    /// of the best heading of the candidate's norm,
     /// `raw = Σ w·x / Σ w` over the channels present in the query (a channel
     /// is present when any candidate has a value; a candidate missing from a
     /// present channel contributes 0 there). Keeps the cosine-like scale the
@@ -100,6 +102,12 @@ pub struct RankParams {
     pub heading_min_weight: f64,
     pub heading_relative_min: f64,
     pub heading_max_norms: usize,
+    pub citation_gain: f64,
+    pub citation_saturation: f64,
+    pub heading_weight: f64,
+    pub heading_floor: f64,
+    pub heading_ceil: f64,
+    pub heading_top_n: usize,
 }
 
 impl Default for RankParams {
@@ -140,6 +148,12 @@ impl Default for RankParams {
             heading_min_weight: c::HEADING_MIN_WEIGHT,
             heading_relative_min: c::HEADING_RELATIVE_MIN,
             heading_max_norms: c::HEADING_MAX_NORMS,
+            citation_gain: c::CITATION_GAIN,
+            citation_saturation: c::CITATION_SATURATION,
+            heading_weight: c::HEADING_WEIGHT,
+            heading_floor: c::HEADING_FLOOR,
+            heading_ceil: c::HEADING_CEIL,
+            heading_top_n: c::HEADING_TOP_N,
         }
     }
 }
@@ -191,7 +205,12 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 28] = [
+        let floats: [(&'static str, f64); 33] = [
+            ("citationGain", self.citation_gain),
+            ("citationSaturation", self.citation_saturation),
+            ("headingWeight", self.heading_weight),
+            ("headingFloor", self.heading_floor),
+            ("headingCeil", self.heading_ceil),
             ("headingMinCoverage", self.heading_min_coverage),
             ("headingMinWeight", self.heading_min_weight),
             ("headingRelativeMin", self.heading_relative_min),
@@ -245,6 +264,7 @@ impl RankParams {
             ("denseWeight", self.dense_weight),
             ("lexicalWeight", self.lexical_weight),
             ("sparseWeight", self.sparse_weight),
+            ("headingWeight", self.heading_weight),
         ] {
             if v < 0.0 {
                 return Err(RankError::Param {
@@ -259,6 +279,12 @@ impl RankParams {
                 message: "the fusion weights must not all be 0".into(),
             });
         }
+        if self.heading_ceil <= self.heading_floor {
+            return Err(RankError::Param {
+                field: "headingCeil",
+                message: format!("must be greater than headingFloor ({})", self.heading_floor),
+            });
+        }
         if self.dense_ceil <= self.dense_floor {
             return Err(RankError::Param {
                 field: "denseCeil",
@@ -266,6 +292,7 @@ impl RankParams {
             });
         }
         for (field, v) in [
+            ("citationSaturation", self.citation_saturation),
             ("lexicalNormFloor", self.lexical_norm_floor),
             ("sparseNormFloor", self.sparse_norm_floor),
             ("rrfK", self.rrf_k),

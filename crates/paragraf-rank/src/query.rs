@@ -402,6 +402,15 @@ pub fn analyze_query_with(
             if push_unique(&mut q.domains, d.domain) {
                 q.push("domain", &p.source, format!("{} ({words})", d.domain));
             }
+        } else if let Some(g) = d
+            .together
+            .iter()
+            .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(&toks)))
+        {
+            if push_unique(&mut q.domains, d.domain) {
+                let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
+                q.push("domain", &src.join(" + "), d.domain.as_str());
+            }
         }
     }
     for name in q.regulations.clone() {

@@ -28,6 +28,9 @@ pub struct Candidate<'a> {
     pub lexical: Option<f32>,
     /// Learned-sparse dot product.
     pub sparse: Option<f32>,
+    /// Cosine of the question with the best heading vector of the
+    /// candidate's norm (`paragraf_index::HeadingVectors`).
+    pub heading: Option<f32>,
     /// Found by an explicit-reference lookup (the question cites the norm).
     pub exact: bool,
 }
@@ -111,6 +114,8 @@ enum Reason {
     OffDomain,
     /// Index into `QueryAnalysis::scope_rules`.
     Scope(usize),
+    /// Number of norms citing this one.
+    Cited(usize),
     TopicExplicit,
     Topic,
     /// Index into `QueryAnalysis::heading_matches`.
@@ -133,11 +138,13 @@ struct Scored<'a> {
     dense: Option<f64>,
     lexical: Option<f64>,
     sparse: Option<f64>,
+    heading: Option<f64>,
     exact: bool,
     /// Normalised channel values used by the fusion (for the explanation).
     dense_n: f64,
     lexical_n: f64,
     sparse_n: f64,
+    heading_n: f64,
     raw: f64,
     terms: Vec<Term>,
     score: f64,
@@ -177,10 +184,12 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             dense: finite(c.dense),
             lexical: finite(c.lexical),
             sparse: finite(c.sparse),
+            heading: finite(c.heading),
             exact: c.exact,
             dense_n: 0.0,
             lexical_n: 0.0,
             sparse_n: 0.0,
+            heading_n: 0.0,
             raw: 0.0,
             terms: Vec::with_capacity(10),
             score: 0.0,
@@ -192,6 +201,7 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             kept.dense = merge_max(kept.dense, later.dense);
             kept.lexical = merge_max(kept.lexical, later.lexical);
             kept.sparse = merge_max(kept.sparse, later.sparse);
+            kept.heading = merge_max(kept.heading, later.heading);
             kept.exact |= later.exact;
             true
         } else {
@@ -224,15 +234,20 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
     let has_dense = v.iter().any(|s| s.dense.is_some());
     let has_lex = v.iter().any(|s| s.lexical.is_some());
     let has_sparse = v.iter().any(|s| s.sparse.is_some());
+    let has_heading = v.iter().any(|s| s.heading.is_some());
     let max_lex = v.iter().filter_map(|s| s.lexical).fold(0.0_f64, f64::max);
     let max_sparse = v.iter().filter_map(|s| s.sparse).fold(0.0_f64, f64::max);
     let lex_den = max_lex.max(p.lexical_norm_floor);
     let sparse_den = max_sparse.max(p.sparse_norm_floor);
     let span = p.dense_ceil - p.dense_floor;
+    let heading_span = p.heading_ceil - p.heading_floor;
     for s in v.iter_mut() {
         s.dense_n = s
             .dense
             .map_or(0.0, |d| ((d - p.dense_floor) / span).clamp(0.0, 1.0));
+        s.heading_n = s.heading.map_or(0.0, |h| {
+            ((h - p.heading_floor) / heading_span).clamp(0.0, 1.0)
+        });
         s.lexical_n = s.lexical.map_or(0.0, |l| (l / lex_den).clamp(0.0, 1.0));
         s.sparse_n = s.sparse.map_or(0.0, |x| (x / sparse_den).clamp(0.0, 1.0));
     }
@@ -251,12 +266,17 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
             let wd = if has_dense { p.dense_weight } else { 0.0 };
             let wl = if has_lex { p.lexical_weight } else { 0.0 };
             let ws = if has_sparse { p.sparse_weight } else { 0.0 };
-            let wsum = wd + wl + ws;
+            let wh = if has_heading { p.heading_weight } else { 0.0 };
+            let wsum = wd + wl + ws + wh;
             match p.fusion_method {
                 FusionMethod::WeightedSum => {
                     for s in v.iter_mut() {
                         s.raw = if wsum > 0.0 {
-                            ((wd * s.dense_n + wl * s.lexical_n + ws * s.sparse_n) / wsum)
+                            ((wd * s.dense_n
+                                + wl * s.lexical_n
+                                + ws * s.sparse_n
+                                + wh * s.heading_n)
+                                / wsum)
                                 .clamp(0.0, 1.0)
                         } else {
                             0.0
@@ -267,11 +287,12 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
                     let rd = channel_ranks(v, |s| s.dense);
                     let rl = channel_ranks(v, |s| s.lexical);
                     let rs = channel_ranks(v, |s| s.sparse);
+                    let rh = channel_ranks(v, |s| s.heading);
                     let k = p.rrf_k;
                     let max = wsum / (k + 1.0);
                     for (i, s) in v.iter_mut().enumerate() {
                         let f = |r: Option<usize>, w: f64| r.map_or(0.0, |r| w / (k + r as f64));
-                        let sum = f(rd[i], wd) + f(rl[i], wl) + f(rs[i], ws);
+                        let sum = f(rd[i], wd) + f(rl[i], wl) + f(rs[i], ws) + f(rh[i], wh);
                         s.raw = if max > 0.0 {
                             (sum / max).clamp(0.0, 1.0)
                         } else {
@@ -384,6 +405,17 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 );
             }
         }
+        // citationGain (own): binding law that other norms cite
+        let cited = c.references_in.len();
+        if c.source_class.is_binding() && cited > 0 && p.citation_gain != 0.0 {
+            let share = ((cited as f64).ln_1p() / p.citation_saturation.ln_1p()).min(1.0);
+            s.add(
+                "citationGain",
+                p.citation_gain,
+                p.citation_gain * share,
+                Reason::Cited(cited),
+            );
+        }
         // scope
         if let Some(ri) = q.scope_rule_for(&c.regulation, &c.norm) {
             s.add(
@@ -460,6 +492,7 @@ fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
         ),
         Reason::Foreign => format!("Fremdrecht {} bei {}-Frage", c.jurisdiction, juris_list(q)),
         Reason::Unknown => "unklassifizierte Quelle".to_string(),
+        Reason::Cited(n) => format!("von {n} Normen zitiert (zentral im Regelwerk)"),
         Reason::DomainMatch(d) => format!("Domäne {d} passt zur Frage"),
         Reason::OffDomain => format!(
             "bindend, aber fachfremd ({} statt {})",
@@ -718,6 +751,9 @@ fn raw_reason(s: &Scored<'_>, stage: Stage) -> String {
     }
     if let Some(x) = s.sparse {
         parts.push(format!("sparse {x:.3}→{:.3}", s.sparse_n));
+    }
+    if let Some(h) = s.heading {
+        parts.push(format!("Überschrift cos {h:.3}→{:.3}", s.heading_n));
     }
     if s.exact {
         parts.push("exakter Normtreffer".to_string());

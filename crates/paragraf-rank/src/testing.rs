@@ -144,6 +144,7 @@ pub fn dense(chunk: &Chunk, cos: f32) -> Candidate<'_> {
         dense: Some(cos),
         lexical: None,
         sparse: None,
+        heading: None,
         exact: false,
     }
 }
@@ -283,6 +284,7 @@ pub fn fixture_candidates(chunks: &[Chunk]) -> Vec<Candidate<'_>> {
                 dense: Some(d as f32),
                 lexical: (i % 3 != 0).then_some(l as f32),
                 sparse: (i % 3 == 0).then_some(s as f32),
+                heading: None,
                 exact: i == 7,
             }
         })

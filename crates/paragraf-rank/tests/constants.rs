@@ -383,6 +383,7 @@ fn pin_fusion_defaults() {
             dense: Some(0.8),
             lexical: Some(20.0),
             sparse: Some(0.1),
+            heading: None,
             exact: false,
         },
         Candidate {
@@ -390,6 +391,7 @@ fn pin_fusion_defaults() {
             dense: Some(0.6),
             lexical: Some(5.0),
             sparse: None,
+            heading: None,
             exact: true,
         },
     ];
@@ -405,6 +407,7 @@ fn pin_fusion_defaults() {
         dense: None,
         lexical: Some(5.0),
         sparse: None,
+        heading: None,
         exact: false,
     }];
     let r = rank(&qa, &weak, &RankParams::default(), Stage::LexicalOnly, 10);
@@ -422,6 +425,7 @@ fn rrf_fusion_is_scale_free() {
             dense: Some(0.9),
             lexical: Some(30.0),
             sparse: None,
+            heading: None,
             exact: false,
         },
         Candidate {
@@ -429,6 +433,7 @@ fn rrf_fusion_is_scale_free() {
             dense: Some(0.8),
             lexical: Some(1.0),
             sparse: None,
+            heading: None,
             exact: false,
         },
     ];
@@ -483,4 +488,107 @@ fn pin_heading_defaults() {
         weight: 12.0,
     }]);
     assert_eq!(value(&one(&qa, &y, 0.8), "topicGain"), c::TOPIC_GAIN);
+}
+
+#[test]
+fn pin_heading_vector_defaults() {
+    assert_eq!(
+        (
+            c::HEADING_WEIGHT,
+            c::HEADING_FLOOR,
+            c::HEADING_CEIL,
+            c::HEADING_TOP_N
+        ),
+        (0.0, 0.0, 1.0, 20)
+    );
+    let p = RankParams::default()
+        .overlay(&serde_json::json!({"headingWeight": 0.35}))
+        .unwrap();
+    let hw = 0.35;
+    // the heading cosine is a fourth fusion channel: Σ w·x / Σ w
+    let x = chunk("DSGVO", "Art. 1").build();
+    let y = chunk("DSGVO", "Art. 2").build();
+    let qa = QueryAnalysis::default();
+    let cands = [
+        Candidate {
+            chunk: &x,
+            dense: Some(0.8),
+            lexical: Some(20.0),
+            sparse: None,
+            heading: Some(0.9),
+            exact: false,
+        },
+        Candidate {
+            chunk: &y,
+            dense: Some(0.8),
+            lexical: Some(20.0),
+            sparse: None,
+            heading: Some(0.5),
+            exact: false,
+        },
+    ];
+    let r = rank(&qa, &cands, &p, Stage::Fused, 10);
+    let wsum = c::DENSE_WEIGHT + c::LEXICAL_WEIGHT + hw;
+    let raw = |h: f64| (c::DENSE_WEIGHT * 0.8 + c::LEXICAL_WEIGHT + hw * h) / wsum;
+    let got = |n: &str| r.iter().find(|z| z.norm == n).unwrap().raw_semantic;
+    assert!((got("Art. 1") - raw(0.9)).abs() < 1e-6, "{}", got("Art. 1"));
+    assert!((got("Art. 2") - raw(0.5)).abs() < 1e-6, "{}", got("Art. 2"));
+    assert_eq!(
+        r[0].norm, "Art. 1",
+        "the nearer heading wins a tie of the other channels"
+    );
+    let why = &r[0].explanation[0].reason;
+    assert!(why.contains("Überschrift cos 0.900"), "{why}");
+    // the calibration maps headingFloor..headingCeil onto 0..1
+    let cal = p
+        .overlay(&serde_json::json!({"headingFloor": 0.5, "headingCeil": 1.0}))
+        .unwrap();
+    let r = rank(&qa, &cands, &cal, Stage::Fused, 10);
+    let raw_cal = |h: f64| (c::DENSE_WEIGHT * 0.8 + c::LEXICAL_WEIGHT + hw * h) / wsum;
+    let got = |n: &str| r.iter().find(|z| z.norm == n).unwrap().raw_semantic;
+    assert!((got("Art. 1") - raw_cal(0.8)).abs() < 1e-6);
+    assert!((got("Art. 2") - raw_cal(0.0)).abs() < 1e-6);
+    // dense only ignores it; so does the default weight 0
+    let r = rank(&qa, &cands, &p, Stage::DenseOnly, 10);
+    assert!((r[0].raw_semantic - 0.8).abs() < 1e-6);
+    let r = rank(&qa, &cands, &RankParams::default(), Stage::Fused, 10);
+    let got = |n: &str| r.iter().find(|z| z.norm == n).unwrap().raw_semantic;
+    assert_eq!(got("Art. 1"), got("Art. 2"));
+}
+
+#[test]
+fn pin_citation_gain() {
+    assert_eq!((c::CITATION_GAIN, c::CITATION_SATURATION), (0.05, 20.0));
+    let cited = |n: usize| {
+        let mut x = chunk("DSGVO", "Art. 15").build();
+        x.references_in = (0..n)
+            .map(|i| paragraf_types::NormRef(format!("§ {i} BDSG")))
+            .collect();
+        x
+    };
+    let qa = QueryAnalysis::default();
+    // nobody cites it: no term at all
+    let r = one(&qa, &cited(0), 0.8);
+    assert!(r.explanation.iter().all(|t| t.name != "citationGain"));
+    // a few citations count, many saturate at citationGain
+    let v = |n: usize| value(&one(&qa, &cited(n), 0.8), "citationGain");
+    let expect3 = c::CITATION_GAIN * (4f64).ln() / (21f64).ln();
+    assert!((v(3) - expect3).abs() < 1e-12, "{}", v(3));
+    assert!((v(20) - c::CITATION_GAIN).abs() < 1e-12);
+    assert!((v(60) - c::CITATION_GAIN).abs() < 1e-12);
+    let t = one(&qa, &cited(3), 0.8);
+    let why = &t
+        .explanation
+        .iter()
+        .find(|t| t.name == "citationGain")
+        .unwrap()
+        .reason;
+    assert!(why.contains("von 3 Normen zitiert"), "{why}");
+    // binding law only
+    let mut g = cited(30);
+    g.source_class = SourceClass::ControlStandard;
+    assert!(one(&qa, &g, 0.8)
+        .explanation
+        .iter()
+        .all(|t| t.name != "citationGain"));
 }

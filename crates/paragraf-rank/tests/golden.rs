@@ -635,6 +635,7 @@ fn exact_lookup_and_explicit_reference() {
             dense: None,
             lexical: None,
             sparse: None,
+            heading: None,
             exact: true,
         },
         dense(&other, 0.85),

@@ -124,6 +124,7 @@ fn cands<'a>(pool: &'a [Chunk], specs: &[Spec]) -> Vec<Candidate<'a>> {
             dense: s.dense,
             lexical: s.lexical,
             sparse: s.sparse,
+            heading: None,
             exact: s.exact,
         })
         .collect()

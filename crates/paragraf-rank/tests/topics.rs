@@ -15,6 +15,41 @@ use std::collections::BTreeMap;
 /// (topic id, questions that must fire it).
 const PHRASINGS: &[(&str, &[&str])] = &[
     (
+        "rectification_colloquial",
+        &[
+            "Meine Adresse ist bei der Versicherung falsch hinterlegt. Muss die Firma die personenbezogenen Daten korrigieren?",
+            "Can I make a company fix wrong personal data it stores about me?",
+        ],
+    ),
+    (
+        "records_colloquial",
+        &[
+            "Brauchen wir eine Dokumentation aller Datenverarbeitungen im Betrieb?",
+            "Reicht eine Excel-Liste der Verarbeitungsvorgänge als Nachweis für den Datenschutz?",
+        ],
+    ),
+    (
+        "employee_data_employer",
+        &[
+            "Darf der Arbeitgeber private Daten seiner Mitarbeiter an die Krankenkasse geben?",
+            "Which data about staff may an employer keep in the personnel file?",
+        ],
+    ),
+    (
+        "retaliation_colloquial",
+        &[
+            "Darf man einer Hinweisgeberin nach einer Meldung an die Meldestelle kündigen?",
+            "Can a whistleblower be fired after reporting fraud internally?",
+        ],
+    ),
+    (
+        "territorial_scope",
+        &[
+            "Gilt die DSGVO für ein Start-up außerhalb der EU, das Nutzer in Deutschland trackt?",
+            "Does the GDPR apply to a non EU company selling to customers in France?",
+        ],
+    ),
+    (
         "dpo",
         &[
             "Brauchen wir für unsere Arztpraxis einen betrieblichen Datenschutzbeauftragten?",
@@ -84,6 +119,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "consent",
         &[
+            "Hat der Kunde der Verarbeitung seiner Daten wirksam zugestimmt, wenn er nur ein Häkchen gesetzt hat?",
+            "Was gilt, wenn ein Nutzer mit der Speicherung seiner Daten einverstanden war und es sich anders überlegt?",
             "Wie muss eine Einwilligung in die Datenverarbeitung dokumentiert werden?",
             "Ist eine per Häkchen vorausgefüllte Einwilligung wirksam?",
             "Is consent valid under the GDPR if it is a condition of the contract?",
@@ -92,6 +129,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "consent_child",
         &[
+            "Braucht eine Lern-App für Zwölfjährige die Erlaubnis der Eltern?",
             "Braucht eine Lern-App für Grundschüler die Einwilligung der Eltern?",
             "Ist die Einwilligung eines Minderjährigen in einen Messenger-Dienst wirksam?",
             "Do we need consent from a parent before a child under 16 signs up for our game?",
@@ -148,6 +186,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "access",
         &[
+            "Kann ein Kunde von uns eine Kopie seiner gespeicherten personenbezogenen Daten fordern?",
             "Wie schnell muss eine Selbstauskunft nach DSGVO beantwortet werden?",
             "Welche Angaben muss eine Auskunft über gespeicherte personenbezogene Daten enthalten?",
             "How can I exercise my right of access against my former employer under the GDPR?",
@@ -326,6 +365,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "complaint",
         &[
+            "Bei wem kann ich mich über die Datenverarbeitung eines Online-Shops beschweren?",
             "Bei welcher Aufsichtsbehörde reiche ich eine Beschwerde über unerwünschte Werbemails ein?",
             "Wie läuft ein Beschwerdeverfahren beim Landesdatenschutzbeauftragten ab?",
             "Is the right to lodge a complaint free of charge for data subjects?",
@@ -627,6 +667,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "ai_literacy",
         &[
+            "Brauchen unsere Mitarbeiter eine Schulung, bevor sie einen KI-Chatbot im Kundenservice einsetzen?",
             "Was bedeutet die Pflicht zur KI-Kompetenz für Unternehmen?",
             "Does the AI literacy obligation apply to all staff using ChatGPT?",
         ],

@@ -82,12 +82,13 @@ async function ask(mode) {
   for (const id of ["#bewertung", "#antwort-karte", "#kontrollen-karte", "#treffer-karte"]) $(id).hidden = true;
   const topK = parseInt($("#topk").value, 10);
   try {
+    const filters = currentFilters();
     if (mode === "search") {
-      const res = await fetch("/v1/search", { method: "POST", headers: headers(), body: JSON.stringify({ query, top_k: topK, explain: true }) });
+      const res = await fetch("/v1/search", { method: "POST", headers: headers(), body: JSON.stringify({ query, top_k: topK, explain: true, filters }) });
       if (!res.ok) { showError(await errorText(res)); return; }
       render(await res.json());
     } else {
-      await streamAnswer(query, topK);
+      await streamAnswer(query, topK, filters);
     }
   } catch (err) {
     showError("Verbindung fehlgeschlagen: " + err.message);
@@ -103,9 +104,17 @@ function setBusy(on) {
   $("#laeuft").hidden = !on;
 }
 
-async function streamAnswer(query, topK) {
+// The regulation and language chosen above the question (null: none).
+function currentFilters() {
+  const reg = $("#regelwerk").value;
+  const lang = $("#sprache").value;
+  if (!reg && !lang) return null;
+  return { regulations: reg ? [reg] : [], lang: lang || null };
+}
+
+async function streamAnswer(query, topK, filters) {
   const res = await fetch("/v1/answer", {
-    method: "POST", headers: headers({ Accept: "text/event-stream" }), body: JSON.stringify({ query, top_k: topK }),
+    method: "POST", headers: headers({ Accept: "text/event-stream" }), body: JSON.stringify({ query, top_k: topK, filters }),
   });
   if (!res.ok) {
     let msg = await errorText(res);
@@ -227,7 +236,10 @@ function renderAnswer(ans) {
     out.append(el("div", { class: "belege" },
       el("div", { class: "label" }, "Belegstellen"),
       el("ol", {}, ev.map((e) => el("li", {},
-        normLink(e.norm, "zitat"), " ",
+        el("a", {
+          class: "zitat", href: "#norm=" + encodeURIComponent(e.norm), title: "Normtext mit dieser Stelle öffnen",
+          onclick: (evt) => { evt.preventDefault(); openNorm(e.norm, e.text); },
+        }, e.norm), " ",
         e.url ? el("a", { href: e.url, target: "_blank", rel: "noopener", class: "klein" }, e.pinpoint + " ↗") : el("span", { class: "klein" }, e.pinpoint),
         el("blockquote", { class: "beleg" }, el("mark", {}, e.text)))))));
   }
@@ -317,7 +329,37 @@ function renderResults(results, timings) {
 
 // ------------------------------------------------------------ norm panel
 
-async function openNorm(id) {
+// The unit's own words in an evidence quote („lead-in … unit …“).
+function unitWords(quote) {
+  const parts = quote.split(" … ").map((p) => p.trim()).filter((p) => p && p !== "…");
+  let unit = parts.length ? parts[parts.length - 1] : quote;
+  if (unit.endsWith(" …")) unit = unit.slice(0, -2);
+  return unit.trim();
+}
+
+// The norm text with the quoted unit marked (whitespace-insensitive match of
+// its first words); the plain text when the unit is not found.
+function markedText(text, quote) {
+  const box = el("div", { class: "normtext" });
+  const unit = quote ? unitWords(quote) : "";
+  const words = unit.split(/\s+/).filter(Boolean).slice(0, 12);
+  if (!words.length) { box.append(text); return box; }
+  const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(words.map(esc).join("\\s+"));
+  const m = re.exec(text);
+  if (!m) { box.append(text); return box; }
+  // mark to the end of the unit's sentence or item
+  let end = m.index + m[0].length;
+  const tail = text.slice(end);
+  const stop = tail.search(/\n|(?<=[.;:])\s/);
+  end += stop < 0 ? tail.length : stop + 1;
+  const mark = el("mark", { class: "beleg-im-text" }, text.slice(m.index, end));
+  box.append(text.slice(0, m.index), mark, text.slice(end));
+  setTimeout(() => mark.scrollIntoView({ block: "center" }), 0);
+  return box;
+}
+
+async function openNorm(id, quote) {
   const panel = $("#panel");
   const inhalt = $("#panel-inhalt");
   panel.hidden = false;
@@ -342,7 +384,7 @@ async function openNorm(id) {
         el("dt", {}, "Gültig"), el("dd", {}, `${m.valid_from || "?"} – ${m.valid_to || "heute"}`),
         m.superseded_by ? el("dt", {}, "Ersetzt durch") : null, m.superseded_by ? el("dd", {}, m.superseded_by) : null,
         el("dt", {}, "Sprache"), el("dd", {}, m.lang)),
-      el("div", { class: "normtext" }, n.text),
+      markedText(n.text || "", quote),
       (n.references_out || []).length ? el("div", {}, el("div", { class: "label" }, "Verweist auf"), el("div", { class: "chips" }, n.references_out.map((r) => normLink(r)))) : null,
       (n.references_in || []).length ? el("div", {}, el("div", { class: "label" }, "Zitiert von"), el("div", { class: "chips" }, n.references_in.map((r) => normLink(r)))) : null,
       (n.language_variants || []).length ? el("div", {}, el("div", { class: "label" }, "Andere Sprachfassungen"), el("div", { class: "chips" }, n.language_variants.map((v) => normLink(v.id)))) : null,
@@ -366,6 +408,10 @@ async function status() {
     pill.className = "pill " + (res.ok ? "bereit" : "nicht");
     const idx = typeof info.index === "string" ? info.index : (info.index && (info.index.embedder || info.index.name)) || info.embedder || "Index";
     pill.textContent = res.ok ? `bereit · ${idx}` : "lädt Modelle …";
+    const sel = $("#regelwerk");
+    if (res.ok && sel.options.length <= 1) {
+      for (const r of info.regulations || []) sel.append(el("option", { value: r }, r));
+    }
     pill.title = JSON.stringify(info);
     if (!res.ok) setTimeout(status, 3000);
   } catch (_) {

@@ -36,7 +36,8 @@ schemas["AnswerRequest"] = obj({
   "query": {"type": "string", "minLength": 1},
   "top_k": {"type": ["integer","null"], "minimum": 1},
   "model": {"type": ["string","null"], "description": "One of the answer models this server offers (`GET /v1/models`, `serve --models`); null = the default. Any other name is a 422."},
-  "max_tokens": {"type": ["integer","null"], "minimum": 1, "description": "Generation budget, at most the server's max_tokens."}}, required=["query"])
+  "max_tokens": {"type": ["integer","null"], "minimum": 1, "description": "Generation budget, at most the server's max_tokens."},
+  "filters": {"oneOf": [ref("SearchFilters"), {"type": "null"}], "description": "Restrictions of the candidate set the answer rests on (as for /v1/search)."}}, required=["query"])
 schemas["ScoreTerm"] = obj({"name": str_, "constant": num, "value": num, "reason": str_}, desc="One term of the score breakdown.")
 schemas["Framework"] = obj({"framework_id": str_, "framework_control_id": str_, "framework_family": str_})
 schemas["SearchResult"] = obj({

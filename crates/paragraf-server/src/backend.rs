@@ -67,6 +67,10 @@ pub struct AnswerRequest {
     /// Generation budget; the server caps it at `Limits::max_tokens`.
     #[serde(default)]
     pub max_tokens: Option<usize>,
+    /// Optional restrictions of the candidate set the answer rests on (as
+    /// for `/v1/search`).
+    #[serde(default)]
+    pub filters: Option<SearchFilters>,
 }
 
 /// One event of a streamed answer.

@@ -170,6 +170,7 @@ pub(crate) async fn chat_completions(
         top_k: None,
         model: (model_name != DEFAULT_MODEL).then(|| model_name.clone()),
         max_tokens,
+        filters: None,
     };
     check_answer(&state, &areq).map_err(|e| {
         // Report the OpenAI field names.

@@ -159,6 +159,12 @@ pub enum IndexCmd {
         /// indexed; without it such files are listed and left out.
         #[arg(long)]
         strict: bool,
+        /// Also embed every norm heading on its own (the heading-vector
+        /// fusion channel, rank parameter `headingWeight`; off by default:
+        /// no gain measured with multilingual-e5-small).
+        #[arg(long)]
+        heading_vectors: bool,
+        /// Print the build report as JSON.
         #[arg(long)]
         json: bool,
     },

@@ -455,7 +455,27 @@ impl Backend for TestBackend {
             error: None,
             abstain_reason: abstained.then_some(paragraf_types::AbstainReason::ModelDeclined),
             extractive: false,
-            evidence: Vec::new(),
+            // the top result's first sentence, as the engine's extractor
+            // would quote it
+            evidence: resp
+                .results
+                .iter()
+                .take(1)
+                .map(|r| paragraf_types::Evidence {
+                    pinpoint: r.citation.clone(),
+                    norm: NormRef::new(&r.norm, &r.regulation).0,
+                    regulation: r.regulation.clone(),
+                    text: r
+                        .text
+                        .split_inclusive(". ")
+                        .next()
+                        .unwrap_or(&r.text)
+                        .trim()
+                        .to_string(),
+                    url: None,
+                    lang: r.lang,
+                })
+                .collect(),
             review_warning: None,
         });
         if let Some(a) = &resp.answer {
@@ -548,6 +568,7 @@ impl Backend for TestBackend {
             "chunks": self.fixture.chunks.len(),
             "embedder": "none (lexical test double)",
             "answer_model": "test-model",
+            "regulations": self.fixture.chunks.iter().map(|c| c.regulation.clone()).collect::<std::collections::BTreeSet<_>>(),
         })
     }
 }

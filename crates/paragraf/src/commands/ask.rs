@@ -4,7 +4,7 @@ use super::{default_answer_model, open_engine, search_options};
 use crate::cli::{AskArgs, Global, SearchArgs};
 use crate::output::response_text;
 use anyhow::Result;
-use paragraf_engine::AskOptions;
+use paragraf_engine::{AnswerProgress, AskOptions};
 use paragraf_models::GenParams;
 use std::io::Write;
 
@@ -51,10 +51,15 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
     // only gated text leaves the engine: while the model writes, the
     // terminal shows progress, never the ungated tokens
     let stream = !a.json && !g.quiet;
-    let mut on_progress = |tokens: usize| {
-        if stream && tokens % 8 == 1 {
-            eprint!("\rAntwort wird erzeugt und geprüft … {tokens} Tokens");
-            let _ = std::io::stderr().flush();
+    let mut sentences = 0usize;
+    let mut on_progress = |p: AnswerProgress| {
+        match p {
+            AnswerProgress::Tokens(tokens) if stream && tokens % 8 == 1 => {
+                eprint!("\rAntwort wird erzeugt und geprüft … {tokens} Tokens, {sentences} Sätze belegt");
+                let _ = std::io::stderr().flush();
+            }
+            AnswerProgress::Sentence(_) => sentences += 1,
+            AnswerProgress::Tokens(_) => {}
         }
         true
     };

@@ -311,6 +311,7 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
                     dense: ds,
                     lexical: ls,
                     sparse: None,
+                    heading: None,
                     exact: false,
                 }
             })

@@ -18,6 +18,7 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
             batch_size,
             f16,
             strict,
+            heading_vectors,
             json,
         } => {
             let opts = BuildOptions {
@@ -35,6 +36,7 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 ingest: Default::default(),
                 checkpoint: None,
                 strict,
+                heading_vectors,
             };
             let bars = StageBars::new(g.quiet || json);
             let report = build_index(&opts, &|e| bars.on_event(e))?;

@@ -101,6 +101,7 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         ingest: Default::default(),
         checkpoint: None,
         strict: false,
+        heading_vectors: false,
     };
     let bars = StageBars::new(g.quiet);
     let report = build_index(&opts, &|e| bars.on_event(e))?;
@@ -125,9 +126,11 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         ..AskOptions::default()
     };
     // only gated text is printed: while the model writes, a token count
-    let out = engine.ask(&a.question, &ask, &mut |tokens| {
-        if !g.quiet && tokens % 8 == 1 {
-            eprint!("\r      Antwort wird erzeugt und geprüft … {tokens} Tokens");
+    let out = engine.ask(&a.question, &ask, &mut |p| {
+        if let paragraf_engine::AnswerProgress::Tokens(tokens) = p {
+            if !g.quiet && tokens % 8 == 1 {
+                eprint!("\r      Antwort wird erzeugt und geprüft … {tokens} Tokens");
+            }
         }
         true
     })?;

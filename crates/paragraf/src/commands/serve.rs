@@ -4,7 +4,7 @@
 use super::{default_answer_model, open_engine_with};
 use crate::cli::{Global, SearchFlags, ServeArgs};
 use anyhow::Result;
-use paragraf_engine::{AskOptions, Engine, EngineError, SearchOptions};
+use paragraf_engine::{AnswerProgress, AskOptions, Engine, EngineError, SearchOptions};
 use paragraf_models::GenParams;
 use paragraf_server::{
     AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, NormMetadata, NormView,
@@ -92,7 +92,7 @@ impl Backend for EngineBackend {
         on_event: &mut dyn FnMut(AnswerEvent) -> bool,
     ) -> Result<SearchResponse, BackendError> {
         let mut ask = AskOptions {
-            search: self.options(req.top_k, None),
+            search: self.options(req.top_k, req.filters.as_ref()),
             model: req.model.clone().or_else(|| self.model.clone()),
             ..AskOptions::default()
         };
@@ -110,19 +110,14 @@ impl Backend for EngineBackend {
         if !on_event(AnswerEvent::Results(outcome.response.clone())) {
             return Ok(outcome.response);
         }
+        // each sentence as soon as the gate has passed it
         let out = self
             .engine
-            .answer(outcome, &ask, &mut |tokens| {
-                on_event(AnswerEvent::Progress(tokens))
+            .answer(outcome, &ask, &mut |p| match p {
+                AnswerProgress::Tokens(n) => on_event(AnswerEvent::Progress(n)),
+                AnswerProgress::Sentence(s) => on_event(AnswerEvent::Sentence(s)),
             })
             .map_err(map_err)?;
-        if let Some(a) = &out.response.answer {
-            for s in paragraf_engine::gate::split_sentences(&a.text) {
-                if !on_event(AnswerEvent::Sentence(s)) {
-                    break;
-                }
-            }
-        }
         Ok(out.response)
     }
 
@@ -188,7 +183,14 @@ impl Backend for EngineBackend {
 
     fn info(&self) -> serde_json::Value {
         let m = &self.engine.index().manifest;
+        let regulations: std::collections::BTreeSet<&str> = self
+            .engine
+            .chunks()
+            .iter()
+            .map(|c| c.regulation.as_str())
+            .collect();
         serde_json::json!({
+            "regulations": regulations,
             "index": { "chunks": m.counts.chunks, "embedder": m.embedder.name, "built_at": m.built_at, "format_version": m.format_version },
             "embedder": self.engine.embedder_name(),
             "answer_model": self.model,
