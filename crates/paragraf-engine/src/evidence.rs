@@ -44,6 +44,13 @@ pub const RANK_WEIGHTS: [f64; 3] = [1.0, 0.75, 0.55];
 pub const CUE_GAIN: f64 = 0.6;
 /// Added to the term score of a unit holding any number.
 pub const NUMBER_GAIN: f64 = 0.05;
+/// Added to the first unit of a norm (Abs. 1 Satz 1, or the opening
+/// sentence): by drafting convention it states the norm's main rule, which
+/// the following paragraphs qualify.
+pub const FIRST_UNIT_GAIN: f64 = 0.0;
+/// Share of a term's weight earned when only the list's lead-in holds it
+/// (the items of a list share their lead-in; the item's own words decide).
+pub const LEAD_IN_CREDIT: f64 = 1.0;
 /// Characters of a list's lead-in kept with its item.
 pub const LEAD_IN_MAX_CHARS: usize = 220;
 /// Characters of a unit's text kept in the quote.
@@ -415,6 +422,20 @@ impl Asks {
                     "how many",
                     "how large",
                     "ab wann",
+                    // who must: the duty's scope is often a size threshold
+                    "welche unternehmen",
+                    "welche beschäftigungsgeber",
+                    "welche arbeitgeber",
+                    "welche betriebe",
+                    "welche firmen",
+                    "welche stellen",
+                    "welche einrichtungen",
+                    "which companies",
+                    "which employers",
+                    "which entities",
+                    "which organisations",
+                    "which organizations",
+                    "which businesses",
                 ],
             ) || any_prefix(
                 &ws,
@@ -422,7 +443,7 @@ impl Asks {
                     "schwellenwert",
                     "mindestens",
                     "threshold",
-                    "beschäftigt",
+                    "beschäftig",
                     "mitarbeiter",
                     "personen",
                     "leute",
@@ -482,39 +503,78 @@ impl Asks {
     }
 }
 
+/// Number words (exact words; „ein“ only before a unit of time, see
+/// [`states_number`]).
+const NUMBER_WORDS: &[&str] = &[
+    "zwei",
+    "drei",
+    "vier",
+    "fünf",
+    "sechs",
+    "sieben",
+    "acht",
+    "neun",
+    "zehn",
+    "elf",
+    "zwölf",
+    "fünfzehn",
+    "zwanzig",
+    "dreißig",
+    "vierzig",
+    "fünfzig",
+    "hundert",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "twelve",
+    "fifteen",
+    "twenty",
+    "thirty",
+    "fifty",
+    "hundred",
+];
+
+/// Units of time, as a word or the end of a compound („Werktagen“).
+const TIME_UNITS: &[&str] = &[
+    "stunde", "stunden", "tag", "tage", "tagen", "tages", "woche", "wochen", "monat", "monate",
+    "monaten", "monats", "jahr", "jahre", "jahren", "jahres", "hour", "hours", "day", "days",
+    "week", "weeks", "month", "months", "year", "years",
+];
+
+fn is_time_unit(w: &str) -> bool {
+    TIME_UNITS
+        .iter()
+        .any(|u| w == *u || (w.len() > u.len() + 3 && w.ends_with(u)))
+}
+
+/// Whether the words state a number: a digit, a number word, or „ein/eine/
+/// einem/einen/one/a“ right before a unit of time („binnen eines Monats“).
+fn states_number(text: &str, ws: &[String]) -> bool {
+    text.chars().any(|c| c.is_ascii_digit())
+        || ws.iter().any(|w| NUMBER_WORDS.contains(&w.as_str()))
+        || ws.windows(2).any(|p| {
+            matches!(
+                p[0].as_str(),
+                "ein" | "eine" | "einem" | "einen" | "eines" | "einer" | "one" | "a"
+            ) && is_time_unit(&p[1])
+        })
+}
+
 /// Whether a unit states what the question asks for.
 fn cue(text: &str, asks: Asks) -> bool {
     let ws = words(text);
-    let has_num = text.chars().any(|c| c.is_ascii_digit())
-        || any_prefix(
-            &ws,
-            &[
-                "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "zehn", "zwölf",
-                "one", "two", "three", "six", "ten",
-            ],
-        );
+    let has_num = states_number(text, &ws);
+    let deadline_word = ws.iter().any(|w| is_time_unit(w))
+        || any_prefix(&ws, &["unverzüglich", "spätestens", "binnen", "frist"])
+        || phrase(text, &["without undue delay", "no later than"]);
     (asks.deadline
-        && (any_prefix(
-            &ws,
-            &[
-                "stunde",
-                "tag",
-                "woche",
-                "monat",
-                "jahr",
-                "unverzüglich",
-                "frist",
-                "spätestens",
-                "binnen",
-                "hour",
-                "day",
-                "month",
-                "year",
-                "undue",
-                "deadline",
-                "without",
-            ],
-        ) && (has_num || phrase(text, &["unverzüglich", "without undue delay"]))))
+        && ((has_num && deadline_word) || phrase(text, &["unverzüglich", "without undue delay"])))
         || (asks.threshold
             && has_num
             && any_prefix(
@@ -595,13 +655,26 @@ pub fn score_units(
                 Lang::De => (terms_de, mass_de),
                 Lang::En => (terms_en, mass_en),
             };
-            let mut text = unit.text.clone();
-            if let Some(l) = &unit.lead_in {
-                text.push(' ');
-                text.push_str(l);
-            }
-            let have: BTreeSet<String> = unit_terms(&text, unit.lang).into_iter().collect();
-            let got: f64 = q.iter().filter(|t| have.contains(*t)).map(|t| idf(t)).sum();
+            let own: BTreeSet<String> = unit_terms(&unit.text, unit.lang).into_iter().collect();
+            let lead: BTreeSet<String> = unit
+                .lead_in
+                .as_deref()
+                .map(|l| unit_terms(l, unit.lang).into_iter().collect())
+                .unwrap_or_default();
+            // the unit's own words count fully, its list's lead-in less: every
+            // item of a list shares the lead-in
+            let got: f64 = q
+                .iter()
+                .map(|t| {
+                    if own.contains(t) {
+                        idf(t)
+                    } else if lead.contains(t) {
+                        LEAD_IN_CREDIT * idf(t)
+                    } else {
+                        0.0
+                    }
+                })
+                .sum();
             let lexical = if m > 0.0 { got / m } else { 0.0 };
             let mut score = lexical;
             if cue(&unit.text, asks) {
@@ -609,6 +682,9 @@ pub fn score_units(
             }
             if unit.text.chars().any(|c| c.is_ascii_digit()) {
                 score += NUMBER_GAIN;
+            }
+            if unit.pos == 0 {
+                score += FIRST_UNIT_GAIN;
             }
             let w = RANK_WEIGHTS.get(norm_rank).copied().unwrap_or(0.0);
             ScoredUnit {
@@ -888,6 +964,17 @@ mod tests {
             "Geldbußen von bis zu 20 000 000 EUR oder bis zu 4 %",
             asks
         ));
+        // a deadline needs a number and a unit of time, not any word that
+        // starts like one („Eintragung“, „Jahresabschluss“)
+        let asks = Asks::of("Wie lange sind die Unterlagen aufzubewahren?");
+        assert!(cue("Sie sind zehn Jahre aufzubewahren.", asks));
+        assert!(cue("Die Meldung erfolgt binnen eines Monats.", asks));
+        assert!(!cue(
+            "Die Frist beginnt mit der letzten Eintragung in den Jahresabschluss.",
+            asks
+        ));
+        let asks = Asks::of("Welche Unternehmen müssen eine Meldestelle einrichten?");
+        assert!(asks.threshold, "who must: the scope threshold");
         let asks = Asks::of("Ab wie vielen Mitarbeitern brauche ich das?");
         assert!(cue(
             "soweit sie in der Regel mindestens 20 Personen ständig beschäftigen",

@@ -915,9 +915,16 @@ impl Engine {
                 q.scope_rules[i].reason
             ));
         }
-        let in_force_at = |c: &Chunk| match q.as_of.as_ref().and_then(|a| a.date.as_ref()) {
-            Some(d) => d.overlaps(c.valid_from.as_deref(), c.valid_to.as_deref()),
-            None => c.status != paragraf_types::Status::Superseded || q.historical,
+        // the version the question names ("nach dem BDSG 1990") is the one it asks about
+        let named = q.as_of.as_ref().and_then(|a| a.version.as_deref());
+        let in_force_at = |c: &Chunk| {
+            if named == Some(c.regulation.as_str()) {
+                return true;
+            }
+            match q.as_of.as_ref().and_then(|a| a.date.as_ref()) {
+                Some(d) => d.overlaps(c.valid_from.as_deref(), c.valid_to.as_deref()),
+                None => c.status != paragraf_types::Status::Superseded || q.historical,
+            }
         };
         if !chunks.iter().any(|c| in_force_at(c)) {
             return Some(match &first.superseded_by {

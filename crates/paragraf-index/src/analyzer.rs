@@ -71,6 +71,11 @@ pub struct AnalyzerConfig {
     pub compound_min_df: u32,
     /// BM25 scoring parameters.
     pub bm25: Bm25Params,
+    /// German: stem an infinitive with an inner `zu` as the verb without it
+    /// („aufzubewahren“ → `aufbewahr`, as „aufbewahren“). Off for indexes
+    /// built before this option (their manifest lacks it).
+    #[serde(default)]
+    pub zu_infix: bool,
 }
 
 impl Default for AnalyzerConfig {
@@ -84,6 +89,7 @@ impl Default for AnalyzerConfig {
             compound_min_part: 4,
             compound_min_df: 2,
             bm25: Bm25Params::default(),
+            zu_infix: true,
         }
     }
 }
@@ -306,7 +312,10 @@ impl Analyzer {
                 return;
             }
         }
-        let full = self.stem(word, lang);
+        let full = match paragraf_types::german::without_zu_infix(&folded) {
+            Some(verb) if self.cfg.zu_infix && lang == Lang::De => self.stem(&verb, lang),
+            _ => self.stem(word, lang),
+        };
         out.push(full.clone());
         if self.cfg.decompound
             && lang == Lang::De
@@ -454,6 +463,27 @@ mod tests {
             t.contains(&"hinweisgeb".to_string()) && t.contains(&"schutz".to_string()),
             "{t:?}"
         );
+    }
+
+    #[test]
+    fn an_inner_zu_meets_the_verb() {
+        let on = Analyzer::new(&AnalyzerConfig::default());
+        let t = |a: &Analyzer, w: &str| a.analyze_lang(w, Lang::De)[0].clone();
+        assert_eq!(t(&on, "aufzubewahren"), t(&on, "aufbewahren"));
+        assert_eq!(t(&on, "mitzuteilen"), t(&on, "mitteilen"));
+        // indexes built before the option keep their analysis
+        let off = Analyzer::new(&AnalyzerConfig {
+            zu_infix: false,
+            ..AnalyzerConfig::default()
+        });
+        assert_ne!(t(&off, "aufzubewahren"), t(&off, "aufbewahren"));
+        let old: AnalyzerConfig = serde_json::from_str(
+            &serde_json::to_string(&AnalyzerConfig::default())
+                .unwrap()
+                .replace(",\"zu_infix\":true", ""),
+        )
+        .unwrap();
+        assert!(!old.zu_infix);
     }
 
     #[test]

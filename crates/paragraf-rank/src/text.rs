@@ -45,24 +45,7 @@ pub(crate) fn tokens(text: &str, keep_star: bool) -> Vec<String> {
     out
 }
 
-/// Separable verb prefixes that take the `zu` of an infinitive inside the
-/// word („aufzubewahren“, „bereitzustellen“, „einzuholen“).
-const SEPARABLE_PREFIXES: &[&str] = &[
-    "zurueck", "zusammen", "heraus", "vorher", "bereit", "offen", "wieder", "weiter", "nach",
-    "fest", "frei", "fort", "hin", "her", "vor", "weg", "mit", "ein", "aus", "auf", "ab", "an",
-    "bei", "dar", "los", "um",
-];
-
-/// The infinitive without its inner `zu` („aufzubewahren“ → „aufbewahren“,
-/// „mitzuteilen“ → „mitteilen“), so a lexicon pattern for the verb's stem
-/// meets every form of it. `None` when `tok` has no such `zu`; the rest must
-/// keep at least five letters (so „abzug“, „anzug“, „vorzug“ stay as they are).
-pub(crate) fn without_zu_infix(tok: &str) -> Option<String> {
-    SEPARABLE_PREFIXES.iter().find_map(|p| {
-        let rest = tok.strip_prefix(p)?.strip_prefix("zu")?;
-        (rest.chars().count() >= 5 && rest.ends_with('n')).then(|| format!("{p}{rest}"))
-    })
-}
+pub(crate) use paragraf_types::german::without_zu_infix;
 
 /// The question's tokens, then an empty separator, then the variants of
 /// tokens that have one ([`without_zu_infix`]). The separator matches no

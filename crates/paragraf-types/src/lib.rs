@@ -10,9 +10,11 @@
 //! * [`mapping`] — typed records of `../shared/corpus/mappings` (09).
 //! * [`output`] — the output contract of CLI `--json` and HTTP.
 //! * [`time`] — UTC timestamps for manifests and reports.
+//! * [`german`] — the `zu` inside German infinitives (lexicon and analyzer).
 
 pub mod chunk;
 pub mod enums;
+pub mod german;
 pub mod mapping;
 pub mod output;
 pub mod time;

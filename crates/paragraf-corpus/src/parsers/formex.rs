@@ -47,6 +47,8 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
     let mut unit: Option<(Option<String>, String)> = None;
     let mut consid: Option<(String, String)> = None; // (number, text)
     let mut list_depth = 0usize;
+    // inside <FT TYPE="NUMBER">: digits the Official Journal prints grouped
+    let mut in_number = false;
 
     loop {
         let ev = reader
@@ -111,11 +113,15 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                     b"CONSID" => consid = Some((String::new(), String::new())),
                     b"LIST" => list_depth += 1,
                     b"ALINEA" | b"P" => push_text(&mut unit, &mut consid, "\n"),
+                    b"FT" => in_number = attr(&e, "TYPE").as_deref() == Some("NUMBER"),
                     _ => {}
                 }
             }
             Event::End(e) => {
                 let name = e.name().as_ref().to_vec();
+                if name.as_slice() == b"FT" {
+                    in_number = false;
+                }
                 match open.pop() {
                     Some(o) if o == name => {}
                     _ => {
@@ -246,6 +252,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                     Ok(s) => s.replace(['\n', '\r'], " "),
                     Err(_) => String::from_utf8_lossy(t.as_ref()).replace(['\n', '\r'], " "),
                 };
+                let s = if in_number { group_digits(&s) } else { s };
                 if let Some((_, c)) = capture.as_mut() {
                     c.push_str(&s);
                 } else if let Some(d) = div_title.as_mut() {
@@ -420,5 +427,39 @@ personenbezogene Daten
     fn truncated_is_error() {
         let e = parse("d.xml", &FMX.as_bytes()[..FMX.len() / 2]).unwrap_err();
         assert!(e.to_string().starts_with("d.xml at byte"), "{e}");
+    }
+}
+
+/// A number as the Official Journal prints it: digits in groups of three
+/// separated by a space from five digits on (`20000000` → `20 000 000`);
+/// anything that is not a plain run of digits stays as it is.
+fn group_digits(s: &str) -> String {
+    let t = s.trim();
+    if t.len() < 5 || !t.chars().all(|c| c.is_ascii_digit()) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(t.len() + t.len() / 3);
+    for (i, c) in t.chars().enumerate() {
+        if i > 0 && (t.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    let lead = &s[..s.len() - s.trim_start().len()];
+    let tail = &s[s.trim_end().len()..];
+    format!("{lead}{out}{tail}")
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::group_digits;
+
+    #[test]
+    fn journal_numbers_are_grouped_in_threes() {
+        assert_eq!(group_digits("20000000"), "20 000 000");
+        assert_eq!(group_digits("10000"), "10 000");
+        assert_eq!(group_digits("2016"), "2016");
+        assert_eq!(group_digits(" 123456 "), " 123 456 ");
+        assert_eq!(group_digits("4 %"), "4 %");
     }
 }

@@ -1,0 +1,50 @@
+//! A tiny German morphology helper shared by query analysis (lexicon
+//! patterns) and the index analyzer: the `zu` inside an infinitive.
+
+/// Separable verb prefixes that take the `zu` of an infinitive inside the
+/// word („aufzubewahren“, „bereitzustellen“, „einzuholen“).
+pub const SEPARABLE_PREFIXES: &[&str] = &[
+    "zurueck", "zusammen", "heraus", "vorher", "bereit", "offen", "wieder", "weiter", "nach",
+    "fest", "frei", "fort", "hin", "her", "vor", "weg", "mit", "ein", "aus", "auf", "ab", "an",
+    "bei", "dar", "los", "um", "durch",
+];
+
+/// The infinitive without its inner `zu` („aufzubewahren“ → „aufbewahren“,
+/// „mitzuteilen“ → „mitteilen“) of a lower-case, umlaut-folded token, so
+/// every form of the verb meets one stem. `None` when `tok` has no such
+/// `zu`; the rest must keep at least five letters and end in `n` (so
+/// „abzug“, „anzug“, „vorzug“, „zuzahlung“ stay as they are).
+pub fn without_zu_infix(tok: &str) -> Option<String> {
+    SEPARABLE_PREFIXES.iter().find_map(|p| {
+        let rest = tok.strip_prefix(p)?.strip_prefix("zu")?;
+        (rest.chars().count() >= 5 && rest.ends_with('n')).then(|| format!("{p}{rest}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inner_zu_of_separable_verbs() {
+        assert_eq!(
+            without_zu_infix("aufzubewahren").as_deref(),
+            Some("aufbewahren")
+        );
+        assert_eq!(
+            without_zu_infix("mitzuteilen").as_deref(),
+            Some("mitteilen")
+        );
+        assert_eq!(
+            without_zu_infix("durchzufuehren").as_deref(),
+            Some("durchfuehren")
+        );
+        assert_eq!(
+            without_zu_infix("bereitzustellen").as_deref(),
+            Some("bereitstellen")
+        );
+        for keep in ["abzug", "anzug", "vorzug", "aufzug", "zuzahlung", "auf"] {
+            assert_eq!(without_zu_infix(keep), None, "{keep}");
+        }
+    }
+}
