@@ -220,6 +220,8 @@ pub struct Gate<'a> {
     supported_binding: usize,
     dropped: usize,
     attributed: usize,
+    /// Sentences judged so far (their place in the model's text).
+    judged: usize,
     /// Everything fed so far (for the decline check).
     seen: String,
 }
@@ -250,14 +252,24 @@ impl<'a> Gate<'a> {
             supported_binding: 0,
             dropped: 0,
             attributed: 0,
+            judged: 0,
             seen: String::new(),
         }
     }
 
-    fn drop_with(&mut self, text: &str, reason: &str) -> Option<String> {
-        push_removed(&mut self.removed, text, reason);
+    /// Drop the current sentence for `reason`. The entry names the
+    /// sentence by its place in the model's text, never by its words: what
+    /// the gate removed does not leave the engine.
+    fn drop_with(&mut self, reason: &str) -> Option<String> {
+        let place = self.place();
+        push_removed(&mut self.removed, &place, reason);
         self.dropped += 1;
         None
+    }
+
+    /// `Satz N der Modellantwort` for the sentence being judged.
+    fn place(&self) -> String {
+        format!("Satz {} der Modellantwort", self.judged)
     }
 
     /// Judge one complete sentence of the model's text: the sentence as
@@ -274,30 +286,28 @@ impl<'a> Gate<'a> {
         if clean.is_empty() || is_decline(&clean) {
             return None;
         }
+        self.judged += 1;
         let named = (self.checks.extract)(&clean);
-        let mut bad: Vec<(String, String)> = Vec::new();
+        let mut bad: Vec<String> = Vec::new();
         // Quelle: a law the engine cannot resolve is never a source
-        for span in (self.checks.unresolved)(&clean) {
-            bad.push((
-                span,
-                "Gesetz ist im Korpus nicht vorhanden; die Norm ist nicht überprüfbar".into(),
-            ));
+        if !(self.checks.unresolved)(&clean).is_empty() {
+            bad.push(
+                "nennt ein Gesetz, das nicht im Korpus ist (die Norm ist nicht überprüfbar)".into(),
+            );
         }
         for n in &named {
             if !self.retrieved.contains(n) {
                 // Quelle: the norm must be among the retrieved ones
-                bad.push((
-                    n.as_str().to_string(),
-                    "Norm wird genannt, ist aber nicht unter den gefundenen Quellen".into(),
-                ));
+                bad.push("nennt eine Norm, die nicht unter den gefundenen Quellen ist".into());
             } else if let Some(why) = (self.checks.inadmissible)(n) {
                 // Scope ∧ Stichtag
-                bad.push((n.as_str().to_string(), why));
+                bad.push(format!("nennt eine Norm {why}"));
             }
         }
         if !bad.is_empty() {
-            for (text, why) in &bad {
-                push_removed(&mut self.removed, text, why);
+            let place = self.place();
+            for why in &bad {
+                push_removed(&mut self.removed, &place, why);
             }
             self.dropped += 1;
             return None;
@@ -325,7 +335,7 @@ impl<'a> Gate<'a> {
                     attributed = true;
                 }
                 None => {
-                    return self.drop_with(&clean, "Aussage ohne Beleg in den Quellen");
+                    return self.drop_with("Aussage ohne Beleg in den Quellen");
                 }
             }
         }
@@ -341,11 +351,7 @@ impl<'a> Gate<'a> {
             .filter(|n| !backed.contains(n))
             .collect();
         if !unbacked.is_empty() {
-            let why = format!(
-                "Zahl {} steht in keiner zitierten Quelle",
-                unbacked.join(", ")
-            );
-            return self.drop_with(&clean, &why);
+            return self.drop_with("nennt eine Zahl, die in keiner zitierten Quelle steht");
         }
         // and what it says must be what they say
         let held: BTreeSet<&String> = support
@@ -358,7 +364,7 @@ impl<'a> Gate<'a> {
                 "Aussage geht über die zitierte Quelle hinaus ({shared} von {} Begriffen belegt)",
                 words.len()
             );
-            return self.drop_with(&clean, &why);
+            return self.drop_with(&why);
         }
         if attributed {
             self.attributed += 1;
@@ -754,31 +760,32 @@ mod tests {
         for gone in ["StGB", "GG", "BGB", "§ 75 BDSG", "50"] {
             assert!(!a.text.contains(gone), "{gone} survived: {}", a.text);
         }
-        let removed: Vec<&str> = a
-            .removed_citations
-            .iter()
-            .map(|r| r.text.as_str())
-            .collect();
-        assert!(
-            removed.iter().any(|r| r.contains("§ 202a StGB")),
-            "{removed:?}"
-        );
-        assert!(
-            removed.iter().any(|r| r.contains("Art. 13 GG")),
-            "{removed:?}"
-        );
-        assert!(
-            removed.iter().any(|r| r.contains("§ 823 Abs. 1 BGB")),
-            "{removed:?}"
-        );
-        assert!(a
-            .removed_citations
-            .iter()
-            .any(|r| r.text == "§ 75 BDSG" && r.reason.contains("Teil 3")));
-        assert!(a
-            .removed_citations
-            .iter()
-            .any(|r| r.reason.contains("Zahl 50")));
+        // each dropped sentence is listed by its place and the reason, never
+        // by the model's words
+        let why = |n: usize| -> Vec<&str> {
+            a.removed_citations
+                .iter()
+                .filter(|r| r.text == format!("Satz {n} der Modellantwort"))
+                .map(|r| r.reason.as_str())
+                .collect()
+        };
+        for n in 2..=4 {
+            assert!(
+                why(n).iter().any(|r| r.contains("nicht im Korpus")),
+                "{:?}",
+                a.removed_citations
+            );
+        }
+        assert!(why(5).iter().any(|r| r.contains("Teil 3")), "{:?}", why(5));
+        assert!(why(6).iter().any(|r| r.contains("Zahl")), "{:?}", why(6));
+        for r in &a.removed_citations {
+            for model_words in ["StGB", "GG", "BGB", "§ 75", "50"] {
+                assert!(
+                    !r.text.contains(model_words) && !r.reason.contains(model_words),
+                    "{r:?}"
+                );
+            }
+        }
         assert_eq!(out.dropped_sentences, 5);
     }
 
@@ -847,7 +854,8 @@ mod tests {
             .answer
             .removed_citations
             .iter()
-            .any(|r| r.text == "Art. 124 DSGVO"));
+            .any(|r| r.text == "Satz 2 der Modellantwort"
+                && r.reason.contains("nicht unter den gefundenen Quellen")));
     }
 
     #[test]
@@ -862,7 +870,7 @@ mod tests {
             .answer
             .removed_citations
             .iter()
-            .any(|r| r.text == "Das ist oft sinnvoll." && r.reason.contains("ohne Beleg")));
+            .any(|r| r.text == "Satz 2 der Modellantwort" && r.reason.contains("ohne Beleg")));
     }
 
     #[test]
@@ -880,7 +888,7 @@ mod tests {
             .answer
             .removed_citations
             .iter()
-            .any(|r| r.text.starts_with("Gerichte im Ausland") && r.reason.contains("geht über")));
+            .any(|r| r.text == "Satz 2 der Modellantwort" && r.reason.contains("geht über")));
     }
 
     #[test]

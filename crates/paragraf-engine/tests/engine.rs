@@ -223,7 +223,7 @@ fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
     assert!(
         a.removed_citations
             .iter()
-            .any(|r| r.text == "Art. 124 DSGVO"),
+            .any(|r| r.reason.contains("nicht unter den gefundenen Quellen")),
         "{a:?}"
     );
     assert!(a.removed_citations.iter().any(|r| r.text == "[9]"), "{a:?}");
@@ -355,21 +355,36 @@ fn gate_removes_unknown_laws_fabricated_superseded_and_out_of_scope_norms() {
             a.text
         );
     }
-    let removed: Vec<&str> = a
-        .removed_citations
-        .iter()
-        .map(|r| r.text.as_str())
-        .collect();
-    for bad in [
-        "§ 202a StGB",
-        "Art. 999 DSGVO",
-        "§ 4f BDSG 1990",
-        "§ 45 BDSG",
-    ] {
-        assert!(
-            removed.iter().any(|r| r.contains(bad)),
-            "{bad} not listed: {removed:?}"
-        );
+    // sentences 2–5 are listed by their place with the reason; the model's
+    // words stay out of the list as well
+    let why = |n: usize| -> String {
+        a.removed_citations
+            .iter()
+            .filter(|r| r.text == format!("Satz {n} der Modellantwort"))
+            .map(|r| r.reason.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    assert!(
+        why(2).contains("nicht im Korpus"),
+        "{:?}",
+        a.removed_citations
+    );
+    assert!(why(3).contains("nicht unter den gefundenen"), "{}", why(3));
+    assert!(
+        why(4).contains("nicht in Kraft") || why(4).contains("nicht unter den gefundenen"),
+        "{}",
+        why(4)
+    );
+    assert!(
+        why(5).contains("Geltungsbereich") || why(5).contains("nicht unter den gefundenen"),
+        "{}",
+        why(5)
+    );
+    for r in &a.removed_citations {
+        for bad in ["202a", "StGB", "999", "4f"] {
+            assert!(!r.text.contains(bad) && !r.reason.contains(bad), "{r:?}");
+        }
     }
 }
 

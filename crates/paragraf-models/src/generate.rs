@@ -203,6 +203,12 @@ pub fn load_generator(
         });
     }
     let files = resolve(entry, opts)?;
+    if entry.architecture == Architecture::Scripted {
+        return Ok(Box::new(crate::scripted::ScriptedGenerator::from_file(
+            &entry.name,
+            &files.weights,
+        )?));
+    }
     let g = load_generator_from_file(
         &files.weights,
         files.tokenizer.as_deref(),

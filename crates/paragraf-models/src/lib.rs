@@ -15,6 +15,7 @@ mod generate;
 mod gguf_tokenizer;
 mod registry;
 mod resolve;
+mod scripted;
 
 pub use chat::{render_chat, ChatTemplate, PromptPiece};
 pub use device::{select_device, DeviceChoice};
@@ -36,3 +37,4 @@ pub use registry::{
 pub use resolve::{
     list_models, resolve, verify_sha256, ModelStatus, ResolveOptions, ResolvedModel,
 };
+pub use scripted::ScriptedGenerator;

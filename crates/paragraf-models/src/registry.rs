@@ -44,6 +44,9 @@ pub enum Architecture {
     Gemma3,
     /// GGUF phi3.
     Phi3,
+    /// A text file replayed as the answer (tests and demonstrations of the
+    /// gate; `paragraf_models::ScriptedGenerator`).
+    Scripted,
 }
 
 impl Architecture {
@@ -56,6 +59,7 @@ impl Architecture {
             Architecture::Llama => "llama",
             Architecture::Gemma3 => "gemma3",
             Architecture::Phi3 => "phi3",
+            Architecture::Scripted => "scripted",
         }
     }
 }
@@ -289,7 +293,9 @@ impl Registry {
                 Architecture::Bert | Architecture::XlmRoberta
             );
             match e.kind {
-                ModelKind::Embedder | ModelKind::Reranker if !encoder => {
+                ModelKind::Embedder | ModelKind::Reranker
+                    if !encoder || e.architecture == Architecture::Scripted =>
+                {
                     return Err(err(format!(
                         "model `{}`: kind {} needs an encoder architecture, not {}",
                         e.name,

@@ -486,3 +486,195 @@ fn bench_compare_reports_noise_and_regressions() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json"));
 }
+
+/// The built-in registry plus a scripted answer model that replays `script`
+/// (a file) whatever it is asked: a `--models-toml` for gate tests.
+fn registry_with_script(dir: &Path, script: &str) -> PathBuf {
+    let file = dir.join("answer.txt");
+    std::fs::write(&file, script).unwrap();
+    let builtin =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models.toml"))
+            .expect("the repository's models.toml");
+    let toml = format!(
+        "{builtin}\n[[model]]\nname = \"scripted-gate\"\nkind = \"answer\"\narchitecture = \"scripted\"\nrepo = \"local/scripted\"\npath = {:?}\nfiles = {{ weights = \"answer.txt\" }}\nmax_tokens = 4096\n",
+        file.display().to_string()
+    );
+    let reg = dir.join("models.toml");
+    std::fs::write(&reg, toml).unwrap();
+    reg
+}
+
+#[test]
+fn ask_prints_only_what_the_gate_kept() {
+    let (idx, models) = index_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let reg = registry_with_script(
+        dir.path(),
+        "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
+         Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
+         Maßgeblich ist auch Art. 999 DSGVO [1]. \
+         Früher galt § 4f BDSG 1990 [1]. \
+         Für Strafverfolgungsbehörden gilt § 45 BDSG [1].",
+    );
+    for json in [false, true] {
+        let mut c = bin();
+        c.arg("--model-dir")
+            .arg(models)
+            .arg("--models-toml")
+            .arg(&reg)
+            .args(["ask", DPO, "--model", "scripted-gate", "--index"])
+            .arg(idx);
+        if json {
+            c.arg("--json");
+        }
+        let o = run(&mut c);
+        assert!(o.status.success());
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let answer = if json {
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let removed = v["answer"]["removed_citations"].as_array().unwrap();
+            assert!(
+                removed.len() >= 4,
+                "the four dropped sentences are listed: {removed:?}"
+            );
+            // the answer and what the gate reports (the results list is the
+            // corpus's own text and may name any norm)
+            format!(
+                "{}\n{}",
+                v["answer"]["text"].as_str().unwrap(),
+                serde_json::Value::Array(removed.clone())
+            )
+        } else {
+            // the answer block of the terminal output (the result table above
+            // it is the corpus's text), its removed list, and the progress line
+            let from = stdout.rfind("\nAntwort").expect("an answer block");
+            format!("{}\n{stderr}", &stdout[from..])
+        };
+        for bad in ["202a", "StGB", "999", "4f BDSG", "§ 45 BDSG"] {
+            assert!(
+                !answer.contains(bad),
+                "{bad} reached the CLI output:\n{answer}"
+            );
+        }
+        assert!(answer.contains("Art. 37"), "the kept sentence: {answer}");
+    }
+}
+
+/// One HTTP/1.0 request to a local server (no chunked encoding, so the body
+/// arrives as the server wrote it); the whole response.
+fn http(port: u16, method: &str, path: &str, body: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn served_streams_carry_only_what_the_gate_kept() {
+    let (idx, models) = index_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let reg = registry_with_script(
+        dir.path(),
+        "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
+         Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
+         Maßgeblich ist auch Art. 999 DSGVO [1]. \
+         Früher galt § 4f BDSG 1990 [1]. \
+         Für Strafverfolgungsbehörden gilt § 45 BDSG [1].",
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = bin()
+        .arg("--model-dir")
+        .arg(models)
+        .arg("--models-toml")
+        .arg(&reg)
+        .args(["serve", "--model", "scripted-gate", "--addr"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--index")
+        .arg(idx)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start serve");
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _guard = Kill(child);
+    let t0 = std::time::Instant::now();
+    loop {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+            && http(port, "GET", "/readyz", "").contains(" 200 ")
+        {
+            break;
+        }
+        assert!(t0.elapsed().as_secs() < 120, "server did not become ready");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let q = serde_json::json!({ "query": DPO }).to_string();
+    let sse = http(port, "POST", "/v1/answer", &q);
+    assert!(sse.contains("event: sentence"), "{sse}");
+    let chat = serde_json::json!({
+        "model": "paragraf",
+        "stream": true,
+        "messages": [{ "role": "user", "content": DPO }],
+    })
+    .to_string();
+    let chat = http(port, "POST", "/v1/chat/completions", &chat);
+    assert!(chat.contains("data:"), "{chat}");
+    // the results event carries the corpus's own text, which may name any
+    // norm; the sentences, the chat deltas and the gate's report may not
+    // carry what the model invented
+    let deltas: Vec<String> = chat
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<serde_json::Value>(d.trim()).ok())
+        .filter_map(|v| {
+            v["choices"][0]["delta"]["content"]
+                .as_str()
+                .map(str::to_string)
+        })
+        .collect();
+    assert!(!deltas.is_empty(), "{chat}");
+    let gated: Vec<&str> = sse
+        .split("\n\n")
+        .filter(|ev| ev.contains("event: sentence"))
+        .chain(deltas.iter().map(String::as_str))
+        .collect();
+    assert!(!gated.is_empty());
+    for ev in &gated {
+        for bad in ["202a", "StGB", "999", "4f BDSG", "§ 45 BDSG"] {
+            assert!(!ev.contains(bad), "{bad} was streamed: {ev}");
+        }
+    }
+    let final_ev = sse
+        .split("\n\n")
+        .find(|ev| ev.contains("event: final"))
+        .expect("a final event");
+    let data = final_ev.split_once("data:").unwrap().1.trim();
+    let v: serde_json::Value = serde_json::from_str(data).unwrap();
+    let answer = &v["answer"];
+    for bad in ["202a", "StGB", "999", "4f BDSG", "§ 45 BDSG"] {
+        assert!(!answer["text"].as_str().unwrap().contains(bad), "{answer}");
+        assert!(
+            !answer["removed_citations"].to_string().contains(bad),
+            "{answer}"
+        );
+    }
+}
