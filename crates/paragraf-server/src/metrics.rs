@@ -93,7 +93,12 @@ struct Inner {
     http: BTreeMap<&'static str, Histogram>,
     stages: BTreeMap<String, Histogram>,
     last_tokens_per_second: f64,
+    /// Wall times of the last [`RECENT_JOBS`] answer jobs, seconds.
+    recent_jobs: std::collections::VecDeque<f64>,
 }
+
+/// Answer jobs whose wall time the admission estimate remembers.
+pub const RECENT_JOBS: usize = 16;
 
 /// Process-wide metrics of one router.
 #[derive(Debug, Default)]
@@ -174,6 +179,18 @@ impl Metrics {
         self.jobs.fetch_add(1, Ordering::Relaxed);
         self.job_micros
             .fetch_add((seconds.max(0.0) * 1e6) as u64, Ordering::Relaxed);
+        let mut g = self.lock();
+        if g.recent_jobs.len() == RECENT_JOBS {
+            g.recent_jobs.pop_front();
+        }
+        g.recent_jobs.push_back(seconds.max(0.0));
+    }
+
+    /// The longest of the last [`RECENT_JOBS`] answer jobs: what admission
+    /// plans with, since answer times spread widely (one question's evidence
+    /// is three times another's) and a mean lets the long ones time out.
+    pub fn recent_job_seconds_max(&self) -> Option<f64> {
+        self.lock().recent_jobs.iter().copied().reduce(f64::max)
     }
 
     /// Mean wall time of the worker's jobs so far; `None` before the first.
@@ -368,5 +385,26 @@ mod tests {
         m.observe_generation(50, 2.0);
         assert!(m.render().contains("paragraf_tokens_per_second 25\n"));
         assert!(m.render().contains("paragraf_generated_tokens_total 50\n"));
+    }
+}
+
+#[cfg(test)]
+mod admission_tests {
+    use super::*;
+
+    #[test]
+    fn admission_remembers_the_longest_recent_job() {
+        let m = Metrics::default();
+        assert_eq!(m.recent_job_seconds_max(), None);
+        for s in [130.0, 280.0, 150.0] {
+            m.observe_job(s);
+        }
+        assert_eq!(m.recent_job_seconds_max(), Some(280.0));
+        assert!((m.mean_job_seconds().unwrap() - 186.666).abs() < 0.01);
+        // a long job is forgotten after RECENT_JOBS shorter ones
+        for _ in 0..RECENT_JOBS {
+            m.observe_job(100.0);
+        }
+        assert_eq!(m.recent_job_seconds_max(), Some(100.0));
     }
 }

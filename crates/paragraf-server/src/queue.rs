@@ -181,12 +181,15 @@ impl AnswerQueue {
         // a job that would start too late to finish before its deadline is
         // turned away now (503 + Retry-After) instead of timing out later
         let mean = sh.metrics.mean_job_seconds();
+        // admission plans with the longest recent job, not the mean: answer
+        // times spread, and an answer admitted on the mean may time out
+        let long = sh.metrics.recent_job_seconds_max().or(mean);
         let running_for = st.running_since.map(|t| t.elapsed().as_secs_f64());
         // before the first job time is known, the running job's time so far
         // is the estimate
-        let job = mean.unwrap_or(0.0).max(running_for.unwrap_or(0.0));
+        let job = long.unwrap_or(0.0).max(running_for.unwrap_or(0.0));
         let hopeless = job > 0.0 && {
-            let start = retry_after_wait_s(mean, running_for, st.waiting.len());
+            let start = retry_after_wait_s(long, running_for, st.waiting.len());
             let left = deadline.saturating_duration_since(Instant::now());
             start + job > left.as_secs_f64()
         };

@@ -406,6 +406,12 @@ pub struct BenchArgs {
     /// Relative tolerance for `--compare` (besides the larger IQR).
     #[arg(long, default_value_t = 0.05)]
     pub tolerance: f64,
+    /// `bench search`: also answer the first N questions with the answer
+    /// model (`--models NAME`, default the configured one) and time the first
+    /// gated sentence and the whole answer.
+    #[arg(long, default_value_t = 0)]
+    pub answers: usize,
+    /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -7,7 +7,7 @@
 use super::{device, registry, resolve_opts, SearchFlags};
 use crate::cli::{BenchArgs, Global};
 use anyhow::{Context, Result};
-use paragraf_engine::{prompt::build_prompt, Engine, SearchOptions};
+use paragraf_engine::{prompt::build_prompt, AnswerProgress, AskOptions, Engine, SearchOptions};
 use paragraf_eval::bench::{repeat, BenchRow, BenchTable, Machine};
 use paragraf_models::{
     bench as mb, list_models, load_embedder, load_generator, select_device, GenParams,
@@ -273,7 +273,10 @@ fn real_prompt(
 }
 
 /// End-to-end latency per stage over the golden questions: search and the
-/// model-free extractive answer (`extract`), no generation.
+/// model-free extractive answer (`extract`); with `--answers N`, the first N
+/// questions also get a generated answer: time to the first gated sentence
+/// (`first_sentence`, from the start of the search) and to the whole answer
+/// (`answer`).
 fn search(g: &Global, a: &BenchArgs) -> Result<()> {
     let flags = SearchFlags::for_index(a.index.clone());
     let engine = super::open_engine(g, &flags, None, true)?;
@@ -286,6 +289,32 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
             for (k, v) in &out.response.timings_ms {
                 per_stage.entry(k.clone()).or_default().push(*v);
             }
+        }
+    }
+    if a.answers > 0 {
+        let model = match a.models.first() {
+            Some(m) => m.clone(),
+            None => super::default_answer_model(g)?,
+        };
+        let ask = AskOptions {
+            model: Some(model),
+            ..AskOptions::default()
+        };
+        for q in golden.iter().take(a.answers) {
+            let t0 = Instant::now();
+            let mut first: Option<f64> = None;
+            let out = engine.ask(&q.query, &ask, &mut |p| {
+                if matches!(p, AnswerProgress::Sentence(_)) && first.is_none() {
+                    first = Some(t0.elapsed().as_secs_f64() * 1e3);
+                }
+                true
+            })?;
+            let total = t0.elapsed().as_secs_f64() * 1e3;
+            if let Some(f) = first {
+                per_stage.entry("first_sentence".into()).or_default().push(f);
+            }
+            per_stage.entry("answer".into()).or_default().push(total);
+            let _ = out;
         }
     }
     let mut rows = Vec::new();
