@@ -44,13 +44,6 @@ pub const RANK_WEIGHTS: [f64; 3] = [1.0, 0.75, 0.55];
 pub const CUE_GAIN: f64 = 0.6;
 /// Added to the term score of a unit holding any number.
 pub const NUMBER_GAIN: f64 = 0.05;
-/// Added to the first unit of a norm (Abs. 1 Satz 1, or the opening
-/// sentence): by drafting convention it states the norm's main rule, which
-/// the following paragraphs qualify.
-pub const FIRST_UNIT_GAIN: f64 = 0.0;
-/// Share of a term's weight earned when only the list's lead-in holds it
-/// (the items of a list share their lead-in; the item's own words decide).
-pub const LEAD_IN_CREDIT: f64 = 1.0;
 /// Characters of a list's lead-in kept with its item.
 pub const LEAD_IN_MAX_CHARS: usize = 220;
 /// Characters of a unit's text kept in the quote.
@@ -655,26 +648,16 @@ pub fn score_units(
                 Lang::De => (terms_de, mass_de),
                 Lang::En => (terms_en, mass_en),
             };
-            let own: BTreeSet<String> = unit_terms(&unit.text, unit.lang).into_iter().collect();
-            let lead: BTreeSet<String> = unit
-                .lead_in
-                .as_deref()
-                .map(|l| unit_terms(l, unit.lang).into_iter().collect())
-                .unwrap_or_default();
-            // the unit's own words count fully, its list's lead-in less: every
-            // item of a list shares the lead-in
-            let got: f64 = q
-                .iter()
-                .map(|t| {
-                    if own.contains(t) {
-                        idf(t)
-                    } else if lead.contains(t) {
-                        LEAD_IN_CREDIT * idf(t)
-                    } else {
-                        0.0
-                    }
-                })
-                .sum();
+            // an item is read with its list's lead-in (measured: crediting the
+            // lead-in's words at half lowered answer-fact recall, as did a
+            // bonus for a norm's first sentence)
+            let mut text = unit.text.clone();
+            if let Some(l) = &unit.lead_in {
+                text.push(' ');
+                text.push_str(l);
+            }
+            let have: BTreeSet<String> = unit_terms(&text, unit.lang).into_iter().collect();
+            let got: f64 = q.iter().filter(|t| have.contains(*t)).map(|t| idf(t)).sum();
             let lexical = if m > 0.0 { got / m } else { 0.0 };
             let mut score = lexical;
             if cue(&unit.text, asks) {
@@ -682,9 +665,6 @@ pub fn score_units(
             }
             if unit.text.chars().any(|c| c.is_ascii_digit()) {
                 score += NUMBER_GAIN;
-            }
-            if unit.pos == 0 {
-                score += FIRST_UNIT_GAIN;
             }
             let w = RANK_WEIGHTS.get(norm_rank).copied().unwrap_or(0.0);
             ScoredUnit {
@@ -832,6 +812,35 @@ pub fn select(scored: Vec<ScoredUnit>) -> Vec<ScoredUnit> {
                 covered[i] = true;
                 out.push(s.clone());
             }
+        }
+    }
+    // the primary norm (rank 0) always speaks: retrieval chose it, so its
+    // best unit is quoted even when another norm's units share more words
+    // with the question (German inflection: „eingewilligt“ ≠ „Einwilligung“)
+    if !out.is_empty() && !out.iter().any(|o| o.norm_rank == 0) {
+        let best0 = (0..scored.len())
+            .filter(|&i| scored[i].norm_rank == 0)
+            .max_by(|&a, &b| {
+                scored[a]
+                    .score
+                    .total_cmp(&scored[b].score)
+                    .then(scored[b].unit.pos.cmp(&scored[a].unit.pos))
+            });
+        if let Some(i) = best0 {
+            let unit = match list_of(&scored, i) {
+                Some((head, items)) if (2..=LIST_MAX_ITEMS).contains(&items.len()) => {
+                    list_unit(&scored, head, &items)
+                }
+                _ => scored[i].unit.clone(),
+            };
+            if out.len() >= EVIDENCE_MAX_UNITS {
+                out.pop();
+            }
+            out.push(ScoredUnit {
+                unit,
+                score: scored[i].score,
+                norm_rank: 0,
+            });
         }
     }
     out.sort_by(|a, b| {
@@ -1092,5 +1101,58 @@ mod tests {
         for item in ["a) den Namen", "b) die Zwecke", "c) die Fristen"] {
             assert!(q.contains(item), "{q}");
         }
+    }
+
+    #[test]
+    fn the_primary_norm_is_always_quoted() {
+        let mk = |norm: &str, pin: &str, text: &str, pos: usize| Unit {
+            norm: nr(norm),
+            regulation: "XG".into(),
+            pinpoint: pin.into(),
+            text: text.into(),
+            lead_in: None,
+            lang: Lang::De,
+            pos,
+            label: None,
+            is_list: false,
+        };
+        // the second-ranked norm shares the question's word, the primary does not
+        let units = vec![
+            (
+                0,
+                mk(
+                    "§ 1 XG",
+                    "§ 1 Abs. 1 Satz 1 XG",
+                    "Die Speicherung ist nur zulässig, wenn der Nutzer eingewilligt hat.",
+                    0,
+                ),
+            ),
+            (
+                1,
+                mk(
+                    "§ 2 XG",
+                    "§ 2 Abs. 1 Satz 1 XG",
+                    "Die Einwilligung ist schriftlich zu erteilen.",
+                    0,
+                ),
+            ),
+        ];
+        let terms = |t: &str, _: Lang| -> Vec<String> {
+            if t.contains("Einwilligung") {
+                vec!["einwill".to_string()]
+            } else {
+                Vec::new()
+            }
+        };
+        let sel = select(score_units(
+            units,
+            Asks::default(),
+            &["einwill".to_string()],
+            &[],
+            &terms,
+            &|_| 1.0,
+        ));
+        let pins: Vec<&str> = sel.iter().map(|s| s.unit.pinpoint.as_str()).collect();
+        assert_eq!(pins, vec!["§ 1 Abs. 1 Satz 1 XG", "§ 2 Abs. 1 Satz 1 XG"]);
     }
 }

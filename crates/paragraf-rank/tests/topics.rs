@@ -15,6 +15,55 @@ use std::collections::BTreeMap;
 /// (topic id, questions that must fire it).
 const PHRASINGS: &[(&str, &[&str])] = &[
     (
+        "retention_colloquial",
+        &[
+            "Wann dürfen wir alte Rechnungen wegwerfen?",
+            "Wie lange muss ein Handwerksbetrieb seine Geschäftsunterlagen aufheben?",
+        ],
+    ),
+    (
+        "processor_colloquial",
+        &[
+            "Was müssen wir mit der Agentur vereinbaren, die in unserem Auftrag Kundendaten für Newsletter verarbeitet?",
+            "Do we need a contract with a payroll service provider that handles employee data on our behalf?",
+        ],
+    ),
+    (
+        "third_country_colloquial",
+        &[
+            "Dürfen wir die Personaldaten in einer Cloud in den USA speichern?",
+            "Can a German shop send customer data to a call centre in India?",
+        ],
+    ),
+    (
+        "eu_representative",
+        &[
+            "Braucht ein Online-Shop aus Kanada einen Vertreter in der EU?",
+            "When does a US app developer have to appoint an EU representative under data protection law?",
+        ],
+    ),
+    (
+        "information_form",
+        &[
+            "Was müssen wir in der Datenschutzerklärung zum Anmeldeformular für den Newsletter angeben?",
+            "How do we have to inform users whose personal data a web form on our site collects?",
+        ],
+    ),
+    (
+        "breach_colloquial",
+        &[
+            "Ein Hacker hat die Kundendatenbank unseres Shops kopiert – was müssen wir jetzt tun?",
+            "Our customer data was stolen from a laptop. Who do we have to tell?",
+        ],
+    ),
+    (
+        "access_colloquial",
+        &[
+            "Ich will wissen, welche Daten meine Krankenkasse über mich gespeichert hat.",
+            "What data does a bank have to tell me it holds about me?",
+        ],
+    ),
+    (
         "rectification_colloquial",
         &[
             "Meine Adresse ist bei der Versicherung falsch hinterlegt. Muss die Firma die personenbezogenen Daten korrigieren?",
@@ -70,6 +119,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "dpo_position",
         &[
+            "Kann der Datenschutzbeauftragte entlassen werden, weil er Missstände meldet?",
             "Darf der Arbeitgeber den Datenschutzbeauftragten einfach abberufen?",
             "Ist der DSB bei seiner Arbeit weisungsfrei?",
             "Genießt ein interner Datenschutzbeauftragter besonderen Kündigungsschutz?",
@@ -111,6 +161,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "legal_basis",
         &[
+            "Auf welcher Grundlage darf ein Verein die Daten seiner Mitglieder verarbeiten?",
             "Auf welches berechtigte Interesse kann ich das Speichern von Kundendaten stützen?",
             "Brauche ich für die Datenverarbeitung im Onlineshop überhaupt eine Rechtsgrundlage?",
             "Is it lawful under the GDPR to process customer data without asking for consent?",
@@ -129,6 +180,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "consent_child",
         &[
+            "Ab welchem Alter dürfen Schüler selbst in eine Lern-App einwilligen?",
             "Braucht eine Lern-App für Zwölfjährige die Erlaubnis der Eltern?",
             "Braucht eine Lern-App für Grundschüler die Einwilligung der Eltern?",
             "Ist die Einwilligung eines Minderjährigen in einen Messenger-Dienst wirksam?",
@@ -247,6 +299,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "automated_decisions",
         &[
+            "Darf eine Versicherung meinen Antrag vollautomatisch ablehnen?",
+            "Is it allowed that an online lender decides solely automated whether I get a loan?",
             "Ist eine rein automatisierte Einzelentscheidung über einen Mietvertrag zulässig?",
             "Welche Rechte habe ich gegen Profiling durch meine Bank?",
             "Can an online lender rely solely on automated decision-making to reject applicants?",
@@ -263,6 +317,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "security_of_processing",
         &[
+            "Welche Sicherheitsvorkehrungen braucht eine Arztpraxis für die Patientendaten?",
             "Welche TOMs muss ein Verantwortlicher für Gesundheitsdaten umsetzen?",
             "Reicht Verschlüsselung aus, um die Datensicherheit personenbezogener Daten zu gewährleisten?",
             "Is pseudonymisation enough for security of processing under the GDPR?",
@@ -303,6 +358,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "dpia",
         &[
+            "Muss ein Krankenhaus vor einem neuen Patientenportal eine Abschätzung der Folgen für den Datenschutz machen?",
             "Brauchen wir eine DSFA für den Einsatz von Videoanalyse im Lager?",
             "Für welche Verarbeitungsvorgänge verlangt die Aufsicht eine Folgenabschätzung?",
             "Is a DPIA mandatory before rolling out employee monitoring software?",
@@ -381,6 +437,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "employee_data",
         &[
+            "Welche Beschäftigtendaten braucht die Personalabteilung für die Lohnabrechnung?",
             "Welche Mitarbeiterdaten darf die Personalabteilung erheben?",
             "Dürfen Bewerberdaten an die Konzernmutter weitergegeben werden?",
             "Which rules apply to processing employee data in the employment context in Germany?",

@@ -311,7 +311,10 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
             })?;
             let total = t0.elapsed().as_secs_f64() * 1e3;
             if let Some(f) = first {
-                per_stage.entry("first_sentence".into()).or_default().push(f);
+                per_stage
+                    .entry("first_sentence".into())
+                    .or_default()
+                    .push(f);
             }
             per_stage.entry("answer".into()).or_default().push(total);
             let _ = out;
