@@ -890,6 +890,21 @@ mod tests {
         NormRef(s.into())
     }
 
+    /// A sentence unit of `norm` (regulation `XG`, German).
+    fn unit(norm: &str, pin: &str, text: &str, pos: usize) -> Unit {
+        Unit {
+            norm: nr(norm),
+            regulation: "XG".into(),
+            pinpoint: pin.into(),
+            text: text.into(),
+            lead_in: None,
+            lang: Lang::De,
+            pos,
+            label: None,
+            is_list: false,
+        }
+    }
+
     #[test]
     fn german_paragraphs_sentences_numbers_letters() {
         let text = "(1) Die Stelle benennt einen Beauftragten, soweit sie mindestens 20 Personen beschäftigt. Das gilt auch für Auftragsverarbeiter.\n(2) Folgende Angaben sind zu melden:\n1. unverzüglich, spätestens nach 24 Stunden, eine Erstmeldung;\n2. nach 72 Stunden eine Meldung mit\na) der Art der Bedrohung;\nb) den Maßnahmen.\nDie Pflicht nach Satz 1 gilt ab Einrichtung des Meldewegs.";
@@ -993,17 +1008,7 @@ mod tests {
 
     #[test]
     fn selection_prefers_the_answering_unit_and_keeps_reading_order() {
-        let mk = |pin: &str, text: &str, pos: usize, norm: &str| Unit {
-            norm: nr(norm),
-            regulation: "XG".into(),
-            pinpoint: pin.into(),
-            text: text.into(),
-            lead_in: None,
-            lang: Lang::De,
-            pos,
-            label: None,
-            is_list: false,
-        };
+        let mk = |pin: &str, text: &str, pos: usize, norm: &str| unit(norm, pin, text, pos);
         let units = vec![
             (
                 0,
@@ -1105,17 +1110,7 @@ mod tests {
 
     #[test]
     fn the_primary_norm_is_always_quoted() {
-        let mk = |norm: &str, pin: &str, text: &str, pos: usize| Unit {
-            norm: nr(norm),
-            regulation: "XG".into(),
-            pinpoint: pin.into(),
-            text: text.into(),
-            lead_in: None,
-            lang: Lang::De,
-            pos,
-            label: None,
-            is_list: false,
-        };
+        let mk = unit;
         // the second-ranked norm shares the question's word, the primary does not
         let units = vec![
             (

@@ -10,7 +10,7 @@ use paragraf_engine::{
 };
 use paragraf_models::{
     ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError,
-    Registry, ResolveOptions, StopReason,
+    Registry, ResolveOptions, ScriptedGenerator,
 };
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -101,56 +101,17 @@ macro_rules! engine_or_skip {
     };
 }
 
-/// A generator that replays a fixed text token by token (a test double).
-struct Scripted {
-    info: GeneratorInfo,
-    text: String,
-}
+/// A generator that replays a fixed text word by word (the models crate's
+/// scripted answer model).
+struct Scripted;
 
 impl Scripted {
-    fn new(text: &str) -> Box<Self> {
-        Box::new(Scripted {
-            info: GeneratorInfo {
-                name: "scripted".into(),
-                architecture: "test".into(),
-                chat_template: "none".into(),
-                context_length: 4096,
-                vocab_size: 0,
-                path: PathBuf::new(),
-            },
-            text: text.to_string(),
-        })
-    }
-}
-
-impl Generator for Scripted {
-    fn info(&self) -> &GeneratorInfo {
-        &self.info
-    }
-    fn count_tokens(&self, text: &str) -> Result<usize, ModelError> {
-        Ok(text.split_whitespace().count())
-    }
-    fn chat(
-        &mut self,
-        _m: &[ChatMessage],
-        _p: &GenParams,
-        on_token: &mut dyn FnMut(&str) -> bool,
-    ) -> Result<GenOutput, ModelError> {
-        let mut n = 0;
-        for w in self.text.split_inclusive(' ') {
-            n += 1;
-            if !on_token(w) {
-                break;
-            }
-        }
-        Ok(GenOutput {
-            text: self.text.clone(),
-            prompt_tokens: 10,
-            generated_tokens: n,
-            prefill_ms: 1.0,
-            decode_ms: 1.0,
-            stop_reason: StopReason::EndOfTurn,
-        })
+    fn new(text: &str) -> Box<ScriptedGenerator> {
+        Box::new(ScriptedGenerator::new(
+            "scripted",
+            text,
+            std::path::Path::new("script"),
+        ))
     }
 }
 

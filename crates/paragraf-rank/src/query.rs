@@ -796,6 +796,46 @@ mod tests {
     }
 
     #[test]
+    fn domains_from_words_that_only_together_name_it() {
+        let lex = Lexicon::builtin();
+        // "Daten" and "verarbeiten" apart in the sentence: data protection
+        let q = analyze_query(
+            "Welche Daten der Vereinsmitglieder darf der Vorstand verarbeiten?",
+            &[],
+            lex,
+        );
+        assert!(
+            q.domains.contains(&Domain::DataProtection),
+            "{:?}",
+            q.signals
+        );
+        assert!(q
+            .signals
+            .iter()
+            .any(|s| s.feature == "domain" && s.signal == "daten + verarbeit*"));
+        let q = analyze_query("Which data about its members may a club store?", &[], lex);
+        assert!(
+            q.domains.contains(&Domain::DataProtection),
+            "{:?}",
+            q.signals
+        );
+        // one of them alone is not enough
+        let q = analyze_query("Wie werden Messdaten einer Maschine ausgewertet?", &[], lex);
+        assert!(
+            !q.domains.contains(&Domain::DataProtection),
+            "{:?}",
+            q.signals
+        );
+        // a social network is not network security
+        let q = analyze_query(
+            "Ab welchem Alter darf man sich in einem sozialen Netzwerk anmelden?",
+            &[],
+            lex,
+        );
+        assert!(!q.domains.contains(&Domain::Cyber), "{:?}", q.signals);
+    }
+
+    #[test]
     fn definition_intent_uses_named_regulation() {
         let q = a("Welche Definition von Pseudonymisierung enthält die DSGVO?");
         assert!(q.definition_intent);

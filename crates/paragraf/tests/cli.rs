@@ -487,6 +487,14 @@ fn bench_compare_reports_noise_and_regressions() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json"));
 }
 
+/// A scripted answer: one supported sentence, then an unknown law, an
+/// invented article, a superseded norm and an out-of-scope norm.
+const BAD_CITATIONS: &str = "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
+     Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
+     Maßgeblich ist auch Art. 999 DSGVO [1]. \
+     Früher galt § 4f BDSG 1990 [1]. \
+     Für Strafverfolgungsbehörden gilt § 45 BDSG [1].";
+
 /// The built-in registry plus a scripted answer model that replays `script`
 /// (a file) whatever it is asked: a `--models-toml` for gate tests.
 fn registry_with_script(dir: &Path, script: &str) -> PathBuf {
@@ -508,14 +516,7 @@ fn registry_with_script(dir: &Path, script: &str) -> PathBuf {
 fn ask_prints_only_what_the_gate_kept() {
     let (idx, models) = index_or_skip!();
     let dir = tempfile::tempdir().unwrap();
-    let reg = registry_with_script(
-        dir.path(),
-        "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
-         Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
-         Maßgeblich ist auch Art. 999 DSGVO [1]. \
-         Früher galt § 4f BDSG 1990 [1]. \
-         Für Strafverfolgungsbehörden gilt § 45 BDSG [1].",
-    );
+    let reg = registry_with_script(dir.path(), BAD_CITATIONS);
     for json in [false, true] {
         let mut c = bin();
         c.arg("--model-dir")
@@ -583,14 +584,7 @@ fn http(port: u16, method: &str, path: &str, body: &str) -> String {
 fn served_streams_carry_only_what_the_gate_kept() {
     let (idx, models) = index_or_skip!();
     let dir = tempfile::tempdir().unwrap();
-    let reg = registry_with_script(
-        dir.path(),
-        "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
-         Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
-         Maßgeblich ist auch Art. 999 DSGVO [1]. \
-         Früher galt § 4f BDSG 1990 [1]. \
-         Für Strafverfolgungsbehörden gilt § 45 BDSG [1].",
-    );
+    let reg = registry_with_script(dir.path(), BAD_CITATIONS);
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
