@@ -83,13 +83,19 @@ impl std::fmt::Display for Stage {
 
 impl std::str::FromStr for Stage {
     type Err = String;
-    /// Parse `dense_only`, `lexical_only`, `fused`, `rerank`, `full` (also with `-`).
+    /// Parse `dense_only`, `lexical_only`, `fused`, `rerank`, `full` (also
+    /// with `-`), and the short forms `dense`, `lexical`.
     fn from_str(s: &str) -> Result<Stage, String> {
         let norm = s.trim().to_ascii_lowercase().replace('-', "_");
+        let norm = match norm.as_str() {
+            "dense" => "dense_only".to_string(),
+            "lexical" => "lexical_only".to_string(),
+            _ => norm,
+        };
         Stage::ALL
             .into_iter()
             .find(|st| st.as_str() == norm)
-            .ok_or_else(|| format!("unknown stage `{s}` (expected one of: dense_only, lexical_only, fused, rerank, full)"))
+            .ok_or_else(|| format!("unknown stage `{s}` (expected one of: dense_only or dense, lexical_only or lexical, fused, rerank, full)"))
     }
 }
 

@@ -156,6 +156,7 @@ paths = {
  "/v1/models": {"get": {"operationId": "models", "summary": "OpenAI-compatible model list.", "security": [{"bearer": []}],
    "responses": {"200": ok(ref("ModelList")), "401": std_errs["401"], "403": std_errs["403"]}}},
  "/healthz": {"get": {"operationId": "healthz", "summary": "Liveness.", "security": [], "responses": {"200": ok(ref("Health"))}}},
+ "/health": {"get": {"operationId": "health", "summary": "Liveness (alias of /healthz, as text-embeddings-inference and llama-server name it).", "security": [], "responses": {"200": ok(ref("Health"))}}},
  "/readyz": {"get": {"operationId": "readyz", "summary": "Readiness: index and models loaded.", "security": [],
    "responses": {"200": ok(ref("Ready")), "503": {"description": "Still loading.", "headers": retry, "content": {"application/json": {"schema": ref("Ready")}}}}}},
  "/metrics": {"get": {"operationId": "metrics", "summary": "Prometheus metrics (text format 0.0.4).", "security": [],

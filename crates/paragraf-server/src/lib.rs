@@ -67,6 +67,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/chat/completions"),
     ("GET", "/v1/models"),
     ("GET", "/healthz"),
+    ("GET", "/health"),
     ("GET", "/readyz"),
     ("GET", "/metrics"),
     ("GET", "/openapi.json"),
@@ -179,6 +180,8 @@ fn build(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<(Rout
 
     let mut app = Router::new()
         .route("/healthz", get(handlers::healthz))
+        // the name text-embeddings-inference and llama-server use
+        .route("/health", get(handlers::healthz))
         .route("/readyz", get(handlers::readyz))
         .route("/metrics", get(handlers::metrics))
         .route("/openapi.json", get(openapi))

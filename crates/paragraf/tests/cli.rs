@@ -672,3 +672,16 @@ fn served_streams_carry_only_what_the_gate_kept() {
         );
     }
 }
+
+#[test]
+fn bad_stage_and_lang_values_are_exit_2_naming_the_flag() {
+    for (flag, value) in [("--stage", "foo"), ("--lang", "fr")] {
+        let o = bin()
+            .args(["search", DPO, flag, value, "--index", "/nonexistent/idx"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains(flag) && err.contains(value), "{err}");
+    }
+}

@@ -145,15 +145,11 @@ pub(crate) fn params_delta(p: &RankParams) -> String {
     }
 }
 
+/// `--stage`: the rank crate's one definition of the stage names; a bad
+/// value is exit 2.
 pub(crate) fn parse_stage(s: &str) -> Result<Stage> {
-    Ok(match s {
-        "dense" | "dense_only" => Stage::DenseOnly,
-        "lexical" | "lexical_only" => Stage::LexicalOnly,
-        "fused" => Stage::Fused,
-        "rerank" => Stage::Rerank,
-        "full" => Stage::Full,
-        other => anyhow::bail!("unknown stage `{other}` (dense, lexical, fused, rerank, full)"),
-    })
+    s.parse::<Stage>()
+        .map_err(|e| anyhow::Error::new(crate::BadFlag(format!("--stage: {e}"))))
 }
 
 pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
@@ -162,9 +158,10 @@ pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
         ..Default::default()
     };
     for l in &f.lang {
-        filter
-            .langs
-            .push(l.parse().map_err(|e| anyhow::anyhow!("--lang: {e}"))?);
+        filter.langs.push(
+            l.parse()
+                .map_err(|e| anyhow::Error::new(crate::BadFlag(format!("--lang: {e}"))))?,
+        );
     }
     Ok(SearchOptions {
         top_k: f.top_k,
