@@ -388,6 +388,7 @@ pub fn build_index(
         manifest.vector_dtype = paragraf_index::VectorDtype::F16;
     }
     manifest.skipped_sources = skipped.clone();
+    manifest.core_only = opts.core_only;
     let extras = CorpusExtras {
         mappings: ingested.control_mappings,
         evidence: ingested.evidence,

@@ -130,6 +130,14 @@ pub struct IndexManifest {
     /// lists them and fails on them with `--strict`).
     #[serde(default)]
     pub skipped_sources: Vec<SkippedSource>,
+    /// Canonical names of the regulations the index covers, sorted (empty
+    /// for indexes built before this field).
+    #[serde(default)]
+    pub regulations: Vec<String>,
+    /// Built from the core set only (`index build --core`, what quickstart
+    /// builds on a CPU), not the whole corpus.
+    #[serde(default)]
+    pub core_only: bool,
 }
 
 impl IndexManifest {
@@ -151,6 +159,8 @@ impl IndexManifest {
             counts: IndexCounts::default(),
             files: BTreeMap::new(),
             skipped_sources: Vec::new(),
+            regulations: Vec::new(),
+            core_only: false,
         }
     }
 }
@@ -366,6 +376,9 @@ fn write_into(
         headings: headings.len(),
     };
     m.hnsw = dense.params().clone();
+    let regs: std::collections::BTreeSet<&str> =
+        chunks.iter().map(|c| c.regulation.as_str()).collect();
+    m.regulations = regs.into_iter().map(str::to_string).collect();
     m.analyzer = inverted.analyzer().config().clone();
     // Manifest last.
     let p = tmp.join(MANIFEST);

@@ -154,6 +154,13 @@ fn round_trip_save_load_equality() {
         assert!(l.inverted == b.inverted);
         assert_eq!(l.headings, b.headings);
         assert_eq!(m.counts.headings, 3);
+        let mut regs: Vec<String> = b.chunks.iter().map(|c| c.regulation.clone()).collect();
+        regs.sort();
+        regs.dedup();
+        assert_eq!(
+            m.regulations, regs,
+            "the manifest names the covered regulations"
+        );
         assert_eq!(m.counts.chunks, b.chunks.len());
         assert_eq!(m.counts.hnsw_graph, graph);
         let q = b.dense.vector(3).to_vec();

@@ -302,7 +302,14 @@ fn a_corrupt_index_fails_info_verify_and_serve() {
     };
     let o = info();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("sha256 match"));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(text.contains("sha256 match"));
+    // what the index covers: its regulations and whether it is the core set
+    assert!(
+        text.contains("regulations") && text.contains("BDSG") && text.contains("DSGVO"),
+        "{text}"
+    );
+    assert!(text.contains("whole corpus"), "{text}");
     // one flipped byte in the middle of the vectors
     let vectors = copy.join("vectors.safetensors");
     let mut bytes = std::fs::read(&vectors).unwrap();

@@ -104,6 +104,23 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                     m.embedder.name, m.embedder.revision, m.embedder.dim, m.embedder.dtype
                 );
                 println!("  chunks          {}", m.counts.chunks);
+                if m.regulations.is_empty() {
+                    println!("  regulations     (not recorded: built before session 6; rebuild to list them)");
+                } else {
+                    println!(
+                        "  regulations     {} — {}",
+                        m.regulations.len(),
+                        m.regulations.join(", ")
+                    );
+                }
+                println!(
+                    "  corpus          {}",
+                    if m.core_only {
+                        "core set only (index build --core; `index build --corpus DIR` indexes everything)"
+                    } else {
+                        "whole corpus"
+                    }
+                );
                 println!("  terms           {}", m.counts.terms);
                 println!("  sparse weights  {}", m.counts.sparse);
                 println!(
