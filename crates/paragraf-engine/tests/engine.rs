@@ -103,16 +103,12 @@ macro_rules! engine_or_skip {
 
 /// A generator that replays a fixed text word by word (the models crate's
 /// scripted answer model).
-struct Scripted;
-
-impl Scripted {
-    fn new(text: &str) -> Box<ScriptedGenerator> {
-        Box::new(ScriptedGenerator::new(
-            "scripted",
-            text,
-            std::path::Path::new("script"),
-        ))
-    }
+fn scripted(text: &str) -> Box<ScriptedGenerator> {
+    Box::new(ScriptedGenerator::new(
+        "scripted",
+        text,
+        std::path::Path::new("script"),
+    ))
 }
 
 /// A generator that fails mid-answer.
@@ -158,7 +154,7 @@ fn scripted_answer_keeps_valid_and_removes_fabricated_citations() {
     let e = engine_or_skip!();
     e.set_generator(
         "scripted",
-        Scripted::new("Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. Ein Bußgeld folgt aus Art. 124 DSGVO [1]. Siehe auch [9]."),
+        scripted("Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. Ein Bußgeld folgt aus Art. 124 DSGVO [1]. Siehe auch [9]."),
     );
     let ask = AskOptions {
         model: Some("scripted".into()),
@@ -204,7 +200,7 @@ fn unanswerable_question_abstains_without_calling_the_model() {
     let e = engine_or_skip!();
     e.set_generator(
         "scripted",
-        Scripted::new("Die Zweitwohnungsteuer beträgt 12 Prozent der Jahresmiete [1]."),
+        scripted("Die Zweitwohnungsteuer beträgt 12 Prozent der Jahresmiete [1]."),
     );
     let ask = AskOptions {
         model: Some("scripted".into()),
@@ -231,7 +227,7 @@ fn unanswerable_question_abstains_without_calling_the_model() {
 #[test]
 fn unsupported_model_text_is_replaced_by_the_quoted_evidence() {
     let e = engine_or_skip!();
-    e.set_generator("scripted", Scripted::new("Ja."));
+    e.set_generator("scripted", scripted("Ja."));
     let ask = AskOptions {
         model: Some("scripted".into()),
         ..AskOptions::default()
@@ -279,7 +275,7 @@ fn gate_removes_unknown_laws_fabricated_superseded_and_out_of_scope_norms() {
     let e = engine_or_skip!();
     e.set_generator(
         "scripted",
-        Scripted::new(
+        scripted(
             "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
              Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
              Maßgeblich ist auch Art. 999 DSGVO [1]. \

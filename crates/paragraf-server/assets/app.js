@@ -15,6 +15,14 @@ const ROLLE = {
   control_standard: "Kontrollstandard", implementation_guidance: "Umsetzungshinweis",
 };
 const STATUS = { in_force: "in Kraft", superseded: "außer Kraft" };
+// score terms in the reader's words (the API keeps the seed's constant names)
+const TERM = {
+  rawSemantic: "Textähnlichkeit", authorityCoef: "Autorität der Quelle", jurisdictionGain: "passende Jurisdiktion",
+  foreignPenalty: "Fremdrecht", unknownPenalty: "unklassifizierte Quelle", domainMatchGain: "passendes Rechtsgebiet",
+  offDomainPenalty: "fachfremd", scopePenalty: "außerhalb des Anwendungsbereichs", topicGain: "Thema der Frage",
+  citationGain: "oft zitierte Norm", supersededPenalty: "abgelöste Fassung", intentLiftGain: "Auslegungsfrage",
+  controlPoolGain: "Umsetzungsfrage", controlRoleBonus: "Kontrollrolle", ensureControlDiversity: "Kontrollvielfalt",
+};
 const STUFE = {
   analyze: "Analyse", embed: "Einbettung", dense: "Vektorsuche", lexical: "Volltext", fusion: "Fusion",
   rank: "Ranking", assess: "Bewertung", generate: "Generierung", total: "gesamt",
@@ -295,7 +303,7 @@ function breakdown(terms) {
     const bar = el("div", { class: "bar " + (t.value < 0 ? "minus" : "plus") });
     bar.style.width = (Math.abs(t.value) / max) * 50 + "%";
     box.append(
-      el("div", { class: "name", title: t.reason }, t.name),
+      el("div", { class: "name", title: `${t.name}: ${t.reason}` }, TERM[t.name] || t.name),
       el("div", { class: "spur", title: `${t.reason} (Konstante ${num(t.constant)})` }, el("div", { class: "mitte" }), bar),
       el("div", { class: "wert" }, (t.value > 0 ? "+" : "") + num(t.value)));
   }

@@ -430,7 +430,11 @@ async fn backend_rejection_during_answer_is_an_error_event() {
 
 #[tokio::test]
 async fn full_queue_is_503_with_retry_after_and_searches_still_run() {
-    let (app, gate) = gated_app(0);
+    // one quick answer first: until an answer time is measured nothing is
+    // queued behind a running one
+    let (app, gate) = gated_app(1);
+    let quick = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&quick.text()).last().unwrap().0, "final");
     // 1st: running (blocked at the gate); keep the response body unread.
     let first = start_answer(&app).await;
     assert_eq!(first.status(), StatusCode::OK);
@@ -909,7 +913,9 @@ async fn schema_checker_rejects_wrong_shapes() {
 
 #[tokio::test]
 async fn a_waiting_client_that_leaves_frees_its_queue_slot() {
-    let (app, gate) = gated_app(0);
+    let (app, gate) = gated_app(1);
+    let quick = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&quick.text()).last().unwrap().0, "final");
     let running = start_answer(&app).await;
     gate.wait_arrived(1);
     let waiting = start_answer(&app).await;
@@ -982,6 +988,7 @@ async fn an_answer_that_could_not_finish_in_time_is_turned_away_at_once() {
         "final"
     );
     // with the worker free it fits again
+    wait_idle(&app).await;
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     assert_eq!(sse(&r.text()).last().unwrap().0, "final");
 }
@@ -1082,8 +1089,10 @@ async fn client_leaving_stops_the_generation() {
     let first = body.next().await.expect("one frame").expect("bytes");
     assert!(String::from_utf8_lossy(&first).contains("event: results"));
     drop(body); // the client goes away
-                // The worker notices on its next token and is free again: a new answer
-                // completes, and fewer tokens were generated than the full script has.
+                // The worker notices on its next token and is free again (no answer is
+                // queued behind a running one before an answer time is known): a new
+                // answer completes, and fewer tokens were generated than the script has.
+    wait_idle(&app).await;
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     let events = sse(&r.text());
     let (name, fin) = events.last().unwrap();
@@ -1101,4 +1110,38 @@ async fn client_leaving_stops_the_generation() {
         total < 2 * full,
         "first generation stopped early: {total} tokens vs {full} per answer"
     );
+}
+
+#[tokio::test]
+async fn nothing_queues_behind_an_unmeasured_answer() {
+    // no answer has finished yet: the running one may take its whole
+    // deadline, so a second is turned away now instead of timing out later
+    let (app, gate) = gated_app(0);
+    let running = start_answer(&app).await;
+    gate.wait_arrived(1);
+    let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text());
+    assert!(r.headers.contains_key(header::RETRY_AFTER));
+    gate.open();
+    let body = to_bytes(running.into_body(), usize::MAX).await.unwrap();
+    assert_eq!(
+        sse(&String::from_utf8_lossy(&body)).last().unwrap().0,
+        "final"
+    );
+    // measured now (quick): the next one queues and runs
+    let next = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+    assert_eq!(sse(&next.text()).last().unwrap().0, "final");
+}
+
+/// Until the answer worker has no answer in progress (at most 2 s).
+async fn wait_idle(app: &axum::Router) {
+    for _ in 0..200 {
+        let m = send(app, get("/metrics")).await.text();
+        if m.contains("paragraf_answers_in_progress 0\n") {
+            // the worker clears its running mark just after the last event
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
