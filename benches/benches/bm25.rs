@@ -477,35 +477,16 @@ fn persist(
     ix: &InvertedIndex,
     dir: &Path,
 ) -> Option<paragraf_index::bench::PersistReport> {
-    use paragraf_types::{Chunk, ChunkId, Jurisdiction, Lang, SourceClass, SourceRole, Status};
+    use paragraf_types::{Chunk, ChunkId, Lang};
     let chunks: Vec<Chunk> = docs
         .iter()
         .enumerate()
-        .map(|(i, t)| Chunk {
-            id: ChunkId(format!("BENCH/{i}")),
-            regulation: "BENCH".into(),
-            norm: format!("§ {i}"),
-            citation: format!("§ {i} BENCH"),
-            title: t.lines().next().unwrap_or_default().to_string(),
-            breadcrumb: vec![],
-            text: t.clone(),
-            lang: ix.doc_lang(i as u32).unwrap_or(Lang::De),
-            jurisdiction: Jurisdiction::De,
-            source_class: SourceClass::BindingLaw,
-            source_role: SourceRole::Obligation,
-            role_rule: "default".into(),
-            domains: vec![],
-            status: Status::InForce,
-            valid_from: None,
-            valid_to: None,
-            superseded_by: None,
-            references_out: vec![],
-            references_in: vec![],
-            unresolved_references: vec![],
-            framework: None,
-            source_file: "bench".into(),
-            part: 0,
-            parts: 1,
+        .map(|(i, t)| {
+            let lang = ix.doc_lang(i as u32).unwrap_or(Lang::De);
+            let mut c = Chunk::new("BENCH", &format!("§ {i}"), t.clone(), lang, "bench");
+            c.id = ChunkId(format!("BENCH/{i}"));
+            c.title = t.lines().next().unwrap_or_default().to_string();
+            c
         })
         .collect();
     let dim = 384;

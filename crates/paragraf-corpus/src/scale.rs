@@ -207,14 +207,7 @@ fn process(name: &str, bytes: &[u8], manifest: &Manifest, max_tokens: usize) -> 
 
 /// Peak resident set size of this process in KiB (Linux `VmHWM`), 0 elsewhere.
 pub fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        })
-        .unwrap_or(0)
+    paragraf_types::memory::peak_rss_kib().unwrap_or(0)
 }
 
 #[cfg(test)]

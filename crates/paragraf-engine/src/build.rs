@@ -131,9 +131,9 @@ fn heading_key(h: &HeadingEntry) -> String {
 }
 
 /// What [`embed_resumable`] produced.
-struct Embedded {
+pub(crate) struct Embedded {
     /// `texts.len() × dim` values.
-    vectors: Vec<f32>,
+    pub vectors: Vec<f32>,
     /// Learned-sparse weights per text (empty without a sparse head).
     sparse: Vec<Vec<(u32, f32)>>,
     reused: usize,
@@ -145,7 +145,7 @@ struct Embedded {
 /// Embed `texts` as passages, reusing what the checkpoint holds for the
 /// same id and text and appending every finished batch to it, so that an
 /// interrupted build resumes. Progress is reported as stage `stage`.
-fn embed_resumable(
+pub(crate) fn embed_resumable(
     embedder: &dyn Embedder,
     ckpt: &mut EmbeddingCheckpoint,
     ids: &[String],
@@ -411,4 +411,17 @@ pub fn build_index(
         size_bytes,
         skipped_files: skipped,
     })
+}
+
+/// The manifest of the index at `dir` (what `index info` prints).
+pub fn index_manifest(dir: &std::path::Path) -> Result<IndexManifest, EngineError> {
+    Ok(paragraf_index::read_manifest(dir, None)?)
+}
+
+/// Every file of the index at `dir` checked against the manifest's
+/// checksums (`index info --verify`); a mismatch is [`IndexError::Corrupt`].
+///
+/// [`IndexError::Corrupt`]: paragraf_index::IndexError::Corrupt
+pub fn verify_index(dir: &std::path::Path) -> Result<paragraf_index::VerifyReport, EngineError> {
+    Ok(paragraf_index::verify_index(dir, None)?)
 }

@@ -12,22 +12,25 @@
 //! norms) → fusion + authority rerank + control diversity + supersede (rank) →
 //! assessment → (ask only) grounded prompt → generation → citation gate.
 
+pub mod bench;
 pub mod build;
 pub mod evidence;
 pub mod gate;
 pub mod lawwords;
+pub mod models;
+pub mod params;
+pub mod passages;
 pub mod prompt;
 pub mod query_embed;
 
 use paragraf_corpus::Manifest;
-use paragraf_index::{open_index, Filter, LoadedIndex};
+use paragraf_index::{open_index, LoadedIndex};
 use paragraf_models::{
-    load_embedder, load_generator, select_device, ChatMessage, DeviceChoice, Embedder, GenParams,
-    Generator, Registry, ResolveOptions,
+    load_embedder, load_generator, select_device, ChatMessage, Embedder, Generator,
 };
 use paragraf_rank::{
     analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
-    Lexicon, QueryAnalysis, RankParams, Stage,
+    Lexicon,
 };
 use paragraf_types::{AbstainReason, Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
 use std::collections::{BTreeSet, HashMap};
@@ -36,7 +39,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-pub use build::{build_index, BuildEvent, BuildOptions, BuildReport};
+pub use build::{build_index, index_manifest, verify_index, BuildEvent, BuildOptions, BuildReport};
+
+// The vocabulary of the pipeline's API: the data types callers name in
+// options, flags and output (the binary reaches the pipeline through the
+// engine only, as ripgrep's binary does through its `grep` crate). They are
+// defined where their stage lives; the operations on them are the engine's.
+pub use paragraf_index::{Filter, HnswParams, IndexError, IndexManifest};
+pub use paragraf_models::{
+    DeviceChoice, GenParams, ModelError, ModelStatus, Registry, ResolveOptions,
+};
+pub use paragraf_rank::{explain_table, QueryAnalysis, RankParams, Stage};
 
 /// Longest question accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 2_000;
@@ -65,6 +78,10 @@ pub enum EngineError {
     /// `index build --strict` and corpus files were left out.
     #[error("{} corpus file(s) could not be indexed (--strict): {}", .0.len(), .0.iter().map(|s| format!("{}: {}", s.path, s.reason)).collect::<Vec<_>>().join("; "))]
     SkippedSources(Vec<paragraf_index::SkippedSource>),
+    /// A rank-parameter layer that does not parse or names an unknown key
+    /// (`origin`: the file, or the models.toml entry).
+    #[error("rank parameters {origin}: {message}")]
+    Params { origin: String, message: String },
     #[error("{0}")]
     Other(String),
 }
@@ -492,9 +509,12 @@ impl Engine {
             .iter()
             .map(|&doc| {
                 let s = cand[&doc];
-                let dense = s
-                    .dense
-                    .or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
+                let dense = s.dense.or_else(|| {
+                    Some(paragraf_index::dense::dot(
+                        &qe.dense,
+                        self.index.dense.vector(doc),
+                    ))
+                });
                 let h = heading_of[self.chunk_norm[doc as usize] as usize];
                 Candidate {
                     chunk: &chunks[doc as usize],
@@ -979,8 +999,4 @@ impl Drop for DecOnDrop<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::Relaxed);
     }
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }

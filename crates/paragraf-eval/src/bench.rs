@@ -126,22 +126,12 @@ impl Machine {
     }
 }
 
-/// Value in kB of a `Key:   123 kB` line of a `/proc` status-style file.
-pub fn parse_kb_field(text: &str, key: &str) -> Option<f64> {
-    text.lines().find_map(|l| {
-        let (k, v) = l.split_once(':')?;
-        if k.trim() != key {
-            return None;
-        }
-        v.split_whitespace().next()?.parse::<f64>().ok()
-    })
-}
+pub use paragraf_types::memory::parse_kb_field;
 
 /// Peak resident memory of this process (`VmHWM` of `/proc/self/status`)
 /// in MiB; `None` where the file does not exist.
 pub fn peak_rss_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    parse_kb_field(&s, "VmHWM").map(|kb| kb / 1024.0)
+    paragraf_types::memory::peak_rss_kib().map(|kb| kb as f64 / 1024.0)
 }
 
 pub use paragraf_types::time::{format_utc, utc_now};
@@ -275,21 +265,17 @@ impl BenchTable {
 
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        crate::report::pretty_json(self)
     }
 
     /// Parse a saved table; `source` names it in errors.
     pub fn from_json(text: &str, source: &str) -> Result<BenchTable, EvalError> {
-        serde_json::from_str(text).map_err(|e| EvalError::ReportJson {
-            path: source.to_string(),
-            source: e,
-        })
+        crate::report::parse_json(text, source)
     }
 
     /// Read a saved table.
     pub fn load(path: &Path) -> Result<BenchTable, EvalError> {
-        let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
-        BenchTable::from_json(&text, &path.display().to_string())
+        crate::report::load_json(path)
     }
 
     /// Write `<stem>.json` and `<stem>.md` into `dir` (created when
@@ -574,13 +560,6 @@ mod tests {
         assert_eq!(format_utc(1_700_000_000), "2023-11-14T22:13:20Z");
         assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(format_utc(1_798_761_599), "2026-12-31T23:59:59Z");
-    }
-
-    #[test]
-    fn kb_fields() {
-        assert_eq!(parse_kb_field("VmHWM:\t  2048 kB\n", "VmHWM"), Some(2048.0));
-        assert_eq!(parse_kb_field("VmRSS: 1 kB", "VmHWM"), None);
-        assert_eq!(parse_kb_field("VmHWM: x kB", "VmHWM"), None);
     }
 
     fn row(model: &str, decode: &[f64], load: &[f64]) -> BenchRow {

@@ -187,7 +187,7 @@ fn rank(r: Option<usize>) -> String {
 impl Comparison {
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        crate::report::pretty_json(self)
     }
 
     /// Total questions that flipped hit → miss over all stages.

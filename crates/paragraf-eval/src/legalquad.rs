@@ -8,7 +8,7 @@
 use crate::bench::{md_escape, utc_now, Machine};
 use crate::error::EvalError;
 use crate::metrics::{dedupe_ids, first_relevant_rank, ndcg_at_k};
-use paragraf_types::{Chunk, ChunkId, Jurisdiction, Lang, SourceClass, SourceRole, Status};
+use paragraf_types::{Chunk, ChunkId, Lang, SourceClass, SourceRole};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -253,32 +253,15 @@ impl LegalQuad {
             let title: String = c.text.chars().take(80).collect();
             for (i, p) in passages.into_iter().enumerate() {
                 let sub = (parts > 1).then(|| format!("{}", i + 1));
-                out.push(Chunk {
-                    id: ChunkId::new(REGULATION, &c.id, sub.as_deref(), Lang::De),
-                    regulation: REGULATION.to_string(),
-                    norm: c.id.clone(),
-                    citation: format!("{} {}", REGULATION, c.id),
-                    title: title.clone(),
-                    breadcrumb: Vec::new(),
-                    text: p,
-                    lang: Lang::De,
-                    jurisdiction: Jurisdiction::De,
-                    source_class: SourceClass::Unknown,
-                    source_role: SourceRole::Interpretation,
-                    role_rule: "legalquad".to_string(),
-                    domains: Vec::new(),
-                    status: Status::InForce,
-                    valid_from: None,
-                    valid_to: None,
-                    superseded_by: None,
-                    references_out: Vec::new(),
-                    references_in: Vec::new(),
-                    unresolved_references: Vec::new(),
-                    framework: None,
-                    source_file: "eval/legalquad.json".to_string(),
-                    part: i as u32,
-                    parts,
-                });
+                let mut chunk = Chunk::new(REGULATION, &c.id, p, Lang::De, "eval/legalquad.json");
+                chunk.id = ChunkId::new(REGULATION, &c.id, sub.as_deref(), Lang::De);
+                chunk.title = title.clone();
+                chunk.source_class = SourceClass::Unknown;
+                chunk.source_role = SourceRole::Interpretation;
+                chunk.role_rule = "legalquad".to_string();
+                chunk.part = i as u32;
+                chunk.parts = parts;
+                out.push(chunk);
             }
         }
         out
@@ -411,7 +394,7 @@ impl LegalQuadReport {
 
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        crate::report::pretty_json(self)
     }
 
     /// Markdown: our methods next to the published figures.

@@ -7,6 +7,29 @@ use crate::run::{EvalReport, Rate, StageReport};
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// Pretty JSON of a report or table (a serialisation error, which these
+/// plain data types cannot have, becomes an `{"error": …}` object).
+pub(crate) fn pretty_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Parse a saved report or table; `source` names it in errors.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+) -> Result<T, EvalError> {
+    serde_json::from_str(text).map_err(|e| EvalError::ReportJson {
+        path: source.to_string(),
+        source: e,
+    })
+}
+
+/// Read and parse a saved report or table.
+pub(crate) fn load_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, EvalError> {
+    let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
+    parse_json(&text, &path.display().to_string())
+}
+
 /// `0.825` → `0.825`; `None` → `–`.
 fn f3(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_string(), |v| format!("{v:.3}"))
@@ -34,22 +57,18 @@ fn xml(s: &str) -> String {
 impl EvalReport {
     /// Pretty JSON of the whole report (per-question results included).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        pretty_json(self)
     }
 
     /// Parse a report written by [`EvalReport::to_json`]; `source` names it
     /// in errors.
     pub fn from_json(text: &str, source: &str) -> Result<EvalReport, EvalError> {
-        serde_json::from_str(text).map_err(|e| EvalError::ReportJson {
-            path: source.to_string(),
-            source: e,
-        })
+        parse_json(text, source)
     }
 
     /// Read a saved report.
     pub fn load(path: &Path) -> Result<EvalReport, EvalError> {
-        let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
-        EvalReport::from_json(&text, &path.display().to_string())
+        load_json(path)
     }
 
     /// Write `<stem>.json`, `<stem>.md` (with the chart linked) and

@@ -67,30 +67,8 @@ pub fn parallel_qps<Q: Sync>(queries: &[Q], rounds: usize, f: impl Fn(&Q) -> usi
     (queries.len() * rounds.max(1)) as f64 / t.elapsed().as_secs_f64().max(1e-12)
 }
 
-/// SplitMix64: a tiny deterministic generator for synthetic data.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    pub fn next_f32(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    /// Standard normal (Box–Muller).
-    pub fn normal(&mut self) -> f32 {
-        let u1 = self.next_f32().max(1e-7);
-        let u2 = self.next_f32();
-        (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
-    }
-}
+/// The workspace's deterministic generator (synthetic data).
+pub use paragraf_types::rng::SplitMix64;
 
 /// Synthetic embedding-like vectors: `n × dim`, row-major.
 ///

@@ -20,10 +20,7 @@ use std::time::Instant;
 
 /// Peak resident set size of this process in bytes (`VmHWM`), if known.
 pub fn peak_rss_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    paragraf_types::memory::peak_rss_kib().map(|kb| kb * 1024)
 }
 
 /// Throughput of an embedder at one passage length.

@@ -381,36 +381,6 @@ pub fn random_encoder_tensors(
     Ok(t)
 }
 
-/// A small deterministic PRNG (SplitMix64) for random weights: candle's CPU
-/// device cannot be seeded, and tests need reproducible models.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in (0, 1].
-    fn unit(&mut self) -> f32 {
-        ((self.next_u64() >> 40) as f32 + 1.0) / (1u64 << 24) as f32
-    }
-
-    /// `n` normal samples with standard deviation `std` (Box-Muller).
-    pub fn normal_vec(&mut self, n: usize, std: f32) -> Vec<f32> {
-        let mut v = Vec::with_capacity(n + 1);
-        while v.len() < n {
-            let (u1, u2) = (self.unit(), self.unit());
-            let r = (-2.0 * u1.ln()).sqrt() * std;
-            let a = std::f32::consts::TAU * u2;
-            v.push(r * a.cos());
-            v.push(r * a.sin());
-        }
-        v.truncate(n);
-        v
-    }
-}
+/// The workspace's deterministic generator: random weights must be
+/// reproducible and candle's CPU device cannot be seeded.
+pub use paragraf_types::rng::SplitMix64 as SplitMix;

@@ -34,32 +34,15 @@ pub fn chunk(regulation: &str, norm: &str) -> ChunkBuilder {
     } else {
         Jurisdiction::De
     };
-    ChunkBuilder(Chunk {
-        id: ChunkId::new(regulation, norm, None, Lang::De),
-        regulation: regulation.to_string(),
-        norm: norm.to_string(),
-        citation: format!("{norm} {regulation}"),
-        title: String::new(),
-        breadcrumb: Vec::new(),
-        text: format!("Text von {norm} {regulation}"),
-        lang: Lang::De,
-        jurisdiction,
-        source_class: SourceClass::BindingLaw,
-        source_role: SourceRole::Obligation,
-        role_rule: "default".to_string(),
-        domains: Vec::new(),
-        status: Status::InForce,
-        valid_from: None,
-        valid_to: None,
-        superseded_by: None,
-        references_out: Vec::new(),
-        references_in: Vec::new(),
-        unresolved_references: Vec::new(),
-        framework: None,
-        source_file: "fixture".to_string(),
-        part: 0,
-        parts: 1,
-    })
+    let mut c = Chunk::new(
+        regulation,
+        norm,
+        format!("Text von {norm} {regulation}"),
+        Lang::De,
+        "fixture",
+    );
+    c.jurisdiction = jurisdiction;
+    ChunkBuilder(c)
 }
 
 impl ChunkBuilder {

@@ -231,8 +231,7 @@ async fn connect(addr: &str) -> Result<Sender, String> {
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    paragraf_eval::bench::parse_kb_field(&s, "VmRSS").map(|kb| kb as u64)
+    paragraf_types::memory::rss_kib_of(pid)
 }
 
 #[tokio::main]

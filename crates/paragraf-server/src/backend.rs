@@ -6,7 +6,7 @@
 //! stays free of candle so it builds and tests in seconds.
 
 use paragraf_types::{
-    ChunkId, Jurisdiction, Lang, NormRef, SearchResponse, SourceClass, SourceRole, Status,
+    Chunk, ChunkId, Jurisdiction, Lang, NormRef, SearchResponse, SourceClass, SourceRole, Status,
 };
 use serde::{Deserialize, Serialize};
 
@@ -142,6 +142,62 @@ pub struct NormView {
     pub chunks: Vec<ChunkId>,
     /// The same norm in other languages.
     pub language_variants: Vec<LanguageVariant>,
+}
+
+impl NormView {
+    /// The view of a norm resolved to chunk `first`: text, chunks and the
+    /// references of every chunk of `norm` in `first`'s language (in the
+    /// order given), the other languages as variants (first chunk of each).
+    /// Both backends build their views here, the engine's and the test stub.
+    pub fn from_chunks(first: &Chunk, norm: &[&Chunk]) -> NormView {
+        let same_lang: Vec<&Chunk> = norm
+            .iter()
+            .copied()
+            .filter(|c| c.lang == first.lang)
+            .collect();
+        let mut refs_out = std::collections::BTreeSet::new();
+        let mut refs_in = std::collections::BTreeSet::new();
+        for c in &same_lang {
+            refs_out.extend(c.references_out.iter().cloned());
+            refs_in.extend(c.references_in.iter().cloned());
+        }
+        let mut variants: Vec<LanguageVariant> = Vec::new();
+        for c in norm {
+            if c.lang != first.lang && !variants.iter().any(|v| v.lang == c.lang) {
+                variants.push(LanguageVariant {
+                    lang: c.lang,
+                    id: c.id.clone(),
+                });
+            }
+        }
+        NormView {
+            id: first.id.clone(),
+            norm_ref: first.norm_ref(),
+            regulation: first.regulation.clone(),
+            norm: first.norm.clone(),
+            title: first.title.clone(),
+            text: same_lang
+                .iter()
+                .map(|c| c.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            breadcrumb: first.breadcrumb.clone(),
+            metadata: NormMetadata {
+                source_class: first.source_class,
+                source_role: first.source_role,
+                jurisdiction: first.jurisdiction,
+                status: first.status,
+                valid_from: first.valid_from.clone(),
+                valid_to: first.valid_to.clone(),
+                superseded_by: first.superseded_by.clone(),
+                lang: first.lang,
+            },
+            references_out: refs_out.into_iter().collect(),
+            references_in: refs_in.into_iter().collect(),
+            chunks: same_lang.iter().map(|c| c.id.clone()).collect(),
+            language_variants: variants,
+        }
+    }
 }
 
 /// Error of a backend call. The server maps it to an HTTP status and never

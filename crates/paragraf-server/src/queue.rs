@@ -166,11 +166,15 @@ impl AnswerQueue {
                     }
                 };
                 let started = Instant::now();
-                let ran = run_job(&*backend, &worker.metrics, job);
-                if ran {
-                    worker.metrics.observe_job(started.elapsed().as_secs_f64());
-                }
-                worker.lock().running_since = None;
+                // the job is booked as done before its last event goes out:
+                // a client that asks again on the final event finds the
+                // worker idle and the answer time measured
+                run_job(&*backend, &worker.metrics, job, |ran| {
+                    if ran {
+                        worker.metrics.observe_job(started.elapsed().as_secs_f64());
+                    }
+                    worker.lock().running_since = None;
+                });
             })?;
         Ok(AnswerQueue { shared })
     }
@@ -237,19 +241,23 @@ impl AnswerQueue {
     }
 }
 
-/// Run one job; false when it was skipped (client gone, deadline passed).
-fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) -> bool {
+/// Run one job. `done` is called once, before the job's last event is
+/// sent, with whether the job ran (false: skipped, its client gone or its
+/// deadline passed while it waited).
+fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job, done: impl FnOnce(bool)) {
     let Job {
         req,
         deadline,
         events,
     } = job;
     if events.is_closed() {
-        return false; // client left while queued
+        done(false); // client left while queued
+        return;
     }
     if Instant::now() >= deadline {
+        done(false);
         let _ = events.blocking_send(WorkerEvent::Error(timeout_error()));
-        return false;
+        return;
     }
     metrics.in_progress_add(1);
     let started = Instant::now();
@@ -312,10 +320,10 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job) -> bool {
             Some(WorkerEvent::Error(ApiError::internal()))
         }
     };
+    done(true);
     if let Some(ev) = last {
         let _ = events.blocking_send(ev);
     }
-    true
 }
 
 /// The error sent when an answer ran past `Limits::answer_timeout`.
@@ -330,6 +338,58 @@ pub(crate) fn timeout_error() -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::{BackendError, NormView, SearchRequest};
+
+    /// Answers at once with an empty response.
+    struct AtOnce;
+    impl Backend for AtOnce {
+        fn search(&self, _: &SearchRequest) -> Result<SearchResponse, BackendError> {
+            Ok(SearchResponse::default())
+        }
+        fn answer(
+            &self,
+            _: &AnswerRequest,
+            on_event: &mut dyn FnMut(AnswerEvent) -> bool,
+        ) -> Result<SearchResponse, BackendError> {
+            on_event(AnswerEvent::Results(SearchResponse::default()));
+            Ok(SearchResponse::default())
+        }
+        fn norm(&self, _: &str) -> Result<Option<NormView>, BackendError> {
+            Ok(None)
+        }
+        fn ready(&self) -> bool {
+            true
+        }
+        fn info(&self) -> serde_json::Value {
+            serde_json::Value::Null
+        }
+    }
+
+    #[test]
+    fn a_job_is_booked_done_before_its_final_event_goes_out() {
+        // a client that asks again on the final event must find the worker
+        // idle: `done` runs while the final event is not yet sent
+        let (tx, mut rx) = mpsc::channel(EVENT_BUFFER);
+        let req: AnswerRequest = serde_json::from_str(r#"{"query":"q"}"#).unwrap();
+        let job = Job {
+            req,
+            deadline: Instant::now() + Duration::from_secs(60),
+            events: tx,
+        };
+        let mut seen_at_done = Vec::new();
+        run_job(&AtOnce, &Metrics::default(), job, |ran| {
+            assert!(ran);
+            while let Ok(ev) = rx.try_recv() {
+                seen_at_done.push(matches!(ev, WorkerEvent::Final(_)));
+            }
+        });
+        assert_eq!(
+            seen_at_done,
+            vec![false],
+            "only the results event before done"
+        );
+        assert!(matches!(rx.try_recv(), Ok(WorkerEvent::Final(_))));
+    }
 
     #[test]
     fn retry_after_rates_a_long_running_job_by_its_own_time() {

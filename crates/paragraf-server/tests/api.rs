@@ -338,6 +338,7 @@ async fn panicking_backend_is_a_bare_500_and_the_server_lives_on() {
     let ev = sse(&r.text());
     assert_eq!(ev.last().unwrap().0, "error");
     assert!(ev.last().unwrap().1.contains("internal"));
+    wait_idle(&app).await;
     let r = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
     assert_eq!(sse(&r.text()).last().unwrap().0, "final");
     let r = send(&app, get("/metrics")).await;
@@ -1143,5 +1144,20 @@ async fn wait_idle(app: &axum::Router) {
             return;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn asking_again_on_the_final_event_is_admitted() {
+    // the worker books an answer as done before its final event goes out,
+    // so a client that asks its next question at once is never turned away
+    // as if the first answer were still running unmeasured
+    for _ in 0..20 {
+        let app = app();
+        let first = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+        assert_eq!(sse(&first.text()).last().unwrap().0, "final");
+        let next = send(&app, post_json("/v1/answer", json!({"query": DPO}))).await;
+        assert_eq!(next.status, StatusCode::OK, "{}", next.text());
+        assert_eq!(sse(&next.text()).last().unwrap().0, "final");
     }
 }

@@ -123,6 +123,40 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    /// The one constructor of a chunk: `text` of `norm` in `regulation`,
+    /// language `lang`, id and citation from those; the rest neutral —
+    /// binding law, role obligation (rule `default`), jurisdiction DE, in
+    /// force, no dates, domains, references or framework, one part of one,
+    /// source file `source_file`. Callers set what they know on top.
+    pub fn new(regulation: &str, norm: &str, text: String, lang: Lang, source_file: &str) -> Chunk {
+        Chunk {
+            id: ChunkId::new(regulation, norm, None, lang),
+            regulation: regulation.to_string(),
+            norm: norm.to_string(),
+            citation: format!("{norm} {regulation}"),
+            title: String::new(),
+            breadcrumb: Vec::new(),
+            text,
+            lang,
+            jurisdiction: Jurisdiction::De,
+            source_class: SourceClass::BindingLaw,
+            source_role: SourceRole::Obligation,
+            role_rule: "default".to_string(),
+            domains: Vec::new(),
+            status: Status::InForce,
+            valid_from: None,
+            valid_to: None,
+            superseded_by: None,
+            references_out: Vec::new(),
+            references_in: Vec::new(),
+            unresolved_references: Vec::new(),
+            framework: None,
+            source_file: source_file.to_string(),
+            part: 0,
+            parts: 1,
+        }
+    }
+
     /// Canonical norm identity of this chunk (`Art. 37 DSGVO`).
     pub fn norm_ref(&self) -> NormRef {
         NormRef::new(&self.norm, &self.regulation)

@@ -16,7 +16,9 @@ pub mod chunk;
 pub mod enums;
 pub mod german;
 pub mod mapping;
+pub mod memory;
 pub mod output;
+pub mod rng;
 pub mod time;
 
 pub mod inputs;

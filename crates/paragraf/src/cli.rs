@@ -61,8 +61,6 @@ pub enum Command {
     Models(ModelsCmd),
     /// Embed texts with an embedder (prints vectors as JSON).
     Embed(EmbedArgs),
-    /// Generate text with an answer model (streamed).
-    Generate(GenerateArgs),
     /// Ranked results and the assessment for a question.
     Search(SearchArgs),
     /// Search, then a grounded answer with checked citations.
@@ -209,23 +207,6 @@ pub struct EmbedArgs {
     /// Texts to embed.
     #[arg(required = true)]
     pub texts: Vec<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct GenerateArgs {
-    #[arg(long, default_value = "qwen2.5-coder-0.5b-instruct-q4km")]
-    pub model: String,
-    #[arg(long, default_value_t = 128)]
-    pub max_tokens: usize,
-    /// 0 = greedy.
-    #[arg(long, default_value_t = 0.0)]
-    pub temperature: f64,
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
-    /// Optional system prompt.
-    #[arg(long)]
-    pub system: Option<String>,
-    pub prompt: String,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -42,8 +42,7 @@ impl std::error::Error for BadFlag {}
 /// Errors in what the user gave (question, flag values, corpus files under
 /// `--strict`, an index file that fails its checksum): exit code 2.
 fn is_bad_input(e: &anyhow::Error) -> bool {
-    use paragraf_engine::EngineError;
-    use paragraf_index::IndexError;
+    use paragraf_engine::{EngineError, IndexError};
     let index_bad = |i: &IndexError| matches!(i, IndexError::Corrupt { .. });
     e.chain().any(|cause| {
         if cause.downcast_ref::<BadFlag>().is_some() {
@@ -58,7 +57,8 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
                 EngineError::EmptyQuery
                 | EngineError::QueryTooLong { .. }
                 | EngineError::BadTopK { .. }
-                | EngineError::SkippedSources(_) => true,
+                | EngineError::SkippedSources(_)
+                | EngineError::Params { .. } => true,
                 EngineError::Index(i) => index_bad(i),
                 _ => false,
             })

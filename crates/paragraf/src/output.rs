@@ -132,7 +132,7 @@ pub fn response_text(r: &SearchResponse, explain: bool) -> String {
     if explain {
         for res in &r.results {
             let _ = writeln!(s, "\n#{} {}", res.rank, res.citation);
-            s.push_str(&paragraf_rank::explain_table(res));
+            s.push_str(&paragraf_engine::explain_table(res));
         }
     }
     s.push('\n');

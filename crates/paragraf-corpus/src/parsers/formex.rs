@@ -122,18 +122,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                 if name.as_slice() == b"FT" {
                     in_number = false;
                 }
-                match open.pop() {
-                    Some(o) if o == name => {}
-                    _ => {
-                        return Err(err(
-                            &reader,
-                            format!(
-                                "unexpected closing tag </{}>",
-                                String::from_utf8_lossy(&name)
-                            ),
-                        ))
-                    }
-                }
+                super::text::close_element(&mut open, &name).map_err(|m| err(&reader, m))?;
                 if skip_depth > 0 {
                     skip_depth -= 1;
                     continue;

@@ -161,18 +161,7 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
             }
             Event::End(e) => {
                 let name = e.name().as_ref().to_vec();
-                match open.pop() {
-                    Some(o) if o == name => {}
-                    _ => {
-                        return Err(err(
-                            &reader,
-                            format!(
-                                "unexpected closing tag </{}>",
-                                String::from_utf8_lossy(&name)
-                            ),
-                        ))
-                    }
-                }
+                super::text::close_element(&mut open, &name).map_err(|m| err(&reader, m))?;
                 if skip_depth > 0 {
                     skip_depth -= 1;
                     continue;

@@ -76,6 +76,19 @@ pub fn kind_of_label(label: &str) -> crate::raw::NormKind {
     }
 }
 
+/// Pop the innermost open element of an XML parser's stack for the closing
+/// tag `name`; a closing tag that does not match it (or closes nothing) is
+/// an error message naming the tag (quick-xml does not check nesting for us).
+pub fn close_element(open: &mut Vec<Vec<u8>>, name: &[u8]) -> Result<(), String> {
+    match open.pop() {
+        Some(o) if o == name => Ok(()),
+        _ => Err(format!(
+            "unexpected closing tag </{}>",
+            String::from_utf8_lossy(name)
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,12 +6,9 @@
 //! gate, panic on a marker query, toggle readiness.
 #![allow(dead_code)]
 
-use paragraf_server::{
-    AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, NormMetadata, NormView,
-    SearchRequest,
-};
+use paragraf_server::{AnswerEvent, AnswerRequest, Backend, BackendError, NormView, SearchRequest};
 use paragraf_types::{
-    Answer, Assessment, ChunkId, ControlMapping, EvidenceItem, Jurisdiction, Lang, NormRef,
+    Answer, Assessment, Chunk, ChunkId, ControlMapping, EvidenceItem, Jurisdiction, Lang, NormRef,
     RemovedCitation, ScoreTerm, SearchResponse, SearchResult, SourceClass, SourceRole, Status,
 };
 use serde::Deserialize;
@@ -50,6 +47,31 @@ pub struct FixtureChunk {
 impl FixtureChunk {
     fn norm_ref(&self) -> NormRef {
         NormRef::new(&self.norm, &self.regulation)
+    }
+
+    /// The chunk the engine would hold.
+    fn to_chunk(&self) -> Chunk {
+        let mut c = Chunk::new(
+            &self.regulation,
+            &self.norm,
+            self.text.clone(),
+            self.lang,
+            "fixture",
+        );
+        c.id = self.id.clone();
+        c.citation = self.citation.clone();
+        c.title = self.title.clone();
+        c.breadcrumb = self.breadcrumb.clone();
+        c.jurisdiction = self.jurisdiction;
+        c.source_class = self.source_class;
+        c.source_role = self.source_role;
+        c.status = self.status;
+        c.valid_from = self.valid_from.clone();
+        c.valid_to = self.valid_to.clone();
+        c.superseded_by = self.superseded_by.clone();
+        c.references_out = self.references_out.clone();
+        c.references_in = self.references_in.clone();
+        c
     }
 }
 
@@ -505,57 +527,15 @@ impl Backend for TestBackend {
             });
         let Some(first) = hit else { return Ok(None) };
         let norm_ref = first.norm_ref();
-        let parts: Vec<&FixtureChunk> = self
+        let norm: Vec<Chunk> = self
             .fixture
             .chunks
             .iter()
-            .filter(|c| c.norm_ref() == norm_ref && c.lang == first.lang)
+            .filter(|c| c.norm_ref() == norm_ref)
+            .map(FixtureChunk::to_chunk)
             .collect();
-        let mut refs_out: BTreeSet<NormRef> = BTreeSet::new();
-        let mut refs_in: BTreeSet<NormRef> = BTreeSet::new();
-        for p in &parts {
-            refs_out.extend(p.references_out.iter().cloned());
-            refs_in.extend(p.references_in.iter().cloned());
-        }
-        let mut variants: Vec<LanguageVariant> = Vec::new();
-        for c in &self.fixture.chunks {
-            if c.norm_ref() == norm_ref
-                && c.lang != first.lang
-                && !variants.iter().any(|v| v.lang == c.lang)
-            {
-                variants.push(LanguageVariant {
-                    lang: c.lang,
-                    id: c.id.clone(),
-                });
-            }
-        }
-        Ok(Some(NormView {
-            id: first.id.clone(),
-            norm_ref,
-            regulation: first.regulation.clone(),
-            norm: first.norm.clone(),
-            title: first.title.clone(),
-            text: parts
-                .iter()
-                .map(|p| p.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-            breadcrumb: first.breadcrumb.clone(),
-            metadata: NormMetadata {
-                source_class: first.source_class,
-                source_role: first.source_role,
-                jurisdiction: first.jurisdiction,
-                status: first.status,
-                valid_from: first.valid_from.clone(),
-                valid_to: first.valid_to.clone(),
-                superseded_by: first.superseded_by.clone(),
-                lang: first.lang,
-            },
-            references_out: refs_out.into_iter().collect(),
-            references_in: refs_in.into_iter().collect(),
-            chunks: parts.iter().map(|p| p.id.clone()).collect(),
-            language_variants: variants,
-        }))
+        let refs: Vec<&Chunk> = norm.iter().collect();
+        Ok(Some(NormView::from_chunks(&first.to_chunk(), &refs)))
     }
 
     fn ready(&self) -> bool {

@@ -4,8 +4,7 @@ use super::{default_answer_model, open_engine, search_options};
 use crate::cli::{AskArgs, Global, SearchArgs};
 use crate::output::response_text;
 use anyhow::Result;
-use paragraf_engine::{AnswerProgress, AskOptions};
-use paragraf_models::GenParams;
+use paragraf_engine::{AnswerProgress, AskOptions, GenParams};
 use std::io::Write;
 
 pub fn search(g: &Global, a: SearchArgs) -> Result<()> {

@@ -7,23 +7,8 @@
 use super::{device, registry, resolve_opts, SearchFlags};
 use crate::cli::{BenchArgs, Global};
 use anyhow::{Context, Result};
-use paragraf_engine::{prompt::build_prompt, AnswerProgress, AskOptions, Engine, SearchOptions};
-use paragraf_eval::bench::{repeat, BenchRow, BenchTable, Machine};
-use paragraf_models::{
-    bench as mb, list_models, load_embedder, load_generator, select_device, GenParams,
-};
-use paragraf_types::Lang;
-use std::time::Instant;
-
-/// Resident set size now, MiB (VmRSS).
-fn rss_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
-const QUESTION: &str = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?";
+use paragraf_engine::bench::{bench_models, bench_search, ModelBenchOptions};
+use paragraf_eval::bench::Machine;
 
 pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
     if let Some(pair) = &a.compare {
@@ -46,36 +31,7 @@ pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
 
 fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     let reg = registry(g)?;
-    let opts = resolve_opts(g);
-    let (dev, warn) = select_device(device(g)?);
-    if let Some(w) = warn {
-        eprintln!("warning: {w}");
-    }
-    let dev_name = if dev.is_cpu() {
-        "cpu".to_string()
-    } else {
-        format!("{dev:?}")
-    };
-    let reps = a.repeat.max(1);
-    let mut table = BenchTable::new(Machine::detect(), 1, reps);
-    let gemm_dtype = if dev.is_cpu() { "f32" } else { "f16" };
-    let (m, k, n) = mb::GEMM_RATE_SHAPE;
-    match mb::gemm_rate_gflops(&dev, mb::GEMM_RATE_SHAPE, 1.5) {
-        Ok(r) => {
-            table.gemm_gflops = Some(r);
-            table.notes.push(format!(
-                "GEMM rate of the device: {r:.1} GFLOP/s ({gemm_dtype} matmul {m}×{k} · {k}×{n}, candle, best of five windows)"
-            ));
-        }
-        Err(e) => table.notes.push(format!("GEMM rate not measured: {e}")),
-    }
-    let present: Vec<_> = list_models(&reg, &opts)
-        .into_iter()
-        .filter(|s| s.present && (a.models.is_empty() || a.models.contains(&s.name)))
-        .collect();
-    if present.is_empty() {
-        anyhow::bail!("no model of models.toml is present (see `paragraf models list`; `paragraf quickstart` fetches the small ones)");
-    }
+    let resolve = resolve_opts(g);
     // a real prompt: the sources retrieved for the sample question, when an index is there
     let index_dir = super::index_dir(g, &a.index);
     let engine = if index_dir.join("manifest.json").exists() {
@@ -84,170 +40,14 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     } else {
         None
     };
-    if engine.is_none() {
-        table.notes.push("no index found: TTFT measured on a fixed German legal prompt instead of retrieved sources".into());
-    }
-    for s in &present {
-        eprintln!("bench {} ({})", s.name, s.kind);
-        let mut row = BenchRow {
-            model: s.name.clone(),
-            kind: s.kind.clone(),
-            device: dev_name.clone(),
-            ..BenchRow::default()
-        };
-        let rss0 = rss_mib().unwrap_or(0.0);
-        match s.kind.as_str() {
-            "embedder" => {
-                let load = repeat(0, reps, || -> Result<f64> {
-                    let t = Instant::now();
-                    let e = load_embedder(&reg, &s.name, &opts, &dev)?;
-                    drop(e);
-                    Ok(t.elapsed().as_secs_f64() * 1e3)
-                })?;
-                row.load_ms = load;
-                let e = load_embedder(&reg, &s.name, &opts, &dev)?;
-                row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
-                let mut naive = Vec::new();
-                for tokens in [128usize, 512] {
-                    let n = if tokens == 128 { 32 } else { 16 };
-                    let mut speedups = Vec::new();
-                    let mut gflops = Vec::new(); // (batched, naive)
-                    let st = repeat(0, reps, || -> Result<f64> {
-                        let r = mb::embed_throughput(e.as_ref(), tokens, n)?;
-                        speedups.push(r.speedup);
-                        gflops.push((r.batched_gflops(), r.naive_gflops()));
-                        naive.push(format!("{tokens} tok: naive {:.1}/s", r.naive_per_s));
-                        Ok(r.batched_per_s)
-                    })?;
-                    if let Some(st) = &st {
-                        speedups.sort_by(f64::total_cmp);
-                        let max = e.info().max_tokens;
-                        let cut = if tokens > max {
-                            format!(" (the model reads at most {max} tokens: truncated)")
-                        } else {
-                            String::new()
-                        };
-                        row.notes.push(format!(
-                            "{tokens} tok{cut}: batched {:.1} passages/s = {:.2}× the naive loop (median of {reps})",
-                            st.median,
-                            speedups[speedups.len() / 2]
-                        ));
-                        gflops.sort_by(|x, y| x.0.total_cmp(&y.0));
-                        let (b, nv) = gflops[gflops.len() / 2];
-                        let info = e.info();
-                        let read = tokens.min(info.max_tokens);
-                        let rows = read * e.batch_size(read, n);
-                        let shape = |m: usize| (m, info.dim, info.intermediate);
-                        if rows == read {
-                            row.notes.push(format!(
-                                "{tokens} tok: a pass takes one passage at this length (attention budget), so batching adds no GEMM rows; the runs did their GEMM work at {b:.0} GFLOP/s batched and {nv:.0} naive"
-                            ));
-                        } else if let (Ok(one), Ok(many)) = (
-                            mb::gemm_rate_gflops(&dev, shape(read), 1.0),
-                            mb::gemm_rate_gflops(&dev, shape(rows), 1.0),
-                        ) {
-                            row.notes.push(format!(
-                                "{tokens} tok: GEMM rate {one:.0} GFLOP/s at one passage's {read} rows, {many:.0} at a batch's {rows} rows, so batching gains at most {:.2}× on the GEMMs; the runs did their GEMM work at {b:.0} GFLOP/s batched ({:.0} % of that rate) and {nv:.0} naive ({:.0} %)",
-                                many / one,
-                                100.0 * b / many,
-                                100.0 * nv / one
-                            ));
-                        }
-                    }
-                    if tokens == 128 {
-                        row.embed_passages_per_s_128 = st;
-                    } else {
-                        row.embed_passages_per_s_512 = st;
-                    }
-                }
-                let mut p95 = Vec::new();
-                row.query_embed_p50_ms = repeat(0, reps, || -> Result<f64> {
-                    let q = mb::query_latency(e.as_ref(), 20)?;
-                    p95.push(q.p95_ms);
-                    Ok(q.p50_ms)
-                })?;
-                row.query_embed_p95_ms = paragraf_eval::stats::Stat::from_samples(&p95);
-            }
-            "answer" => {
-                let load = repeat(0, reps, || -> Result<f64> {
-                    let t = Instant::now();
-                    let m = load_generator(&reg, &s.name, &opts, &dev)?;
-                    drop(m);
-                    Ok(t.elapsed().as_secs_f64() * 1e3)
-                })?;
-                row.load_ms = load;
-                let mut m = load_generator(&reg, &s.name, &opts, &dev)?;
-                row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
-                let messages = match &engine {
-                    Some(engine) => real_prompt(engine, m.as_ref())?,
-                    None => vec![paragraf_models::ChatMessage {
-                        role: paragraf_models::Role::User,
-                        content: format!("Quellen:\n[1] Art. 37 DSGVO — Benennung eines Datenschutzbeauftragten\nDer Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in einer umfangreichen regelmäßigen und systematischen Überwachung von betroffenen Personen besteht.\n\nFrage: {QUESTION}"),
-                    }],
-                };
-                let params = GenParams {
-                    max_tokens: 32,
-                    ..GenParams::default()
-                };
-                let (mut prefill, mut decode, mut ttft) = (Vec::new(), Vec::new(), Vec::new());
-                let mut prompt_tokens = 0;
-                for i in 0..=reps {
-                    let t = Instant::now();
-                    let mut first = None;
-                    let out = m.chat(&messages, &params, &mut |_| {
-                        first.get_or_insert_with(|| t.elapsed().as_secs_f64() * 1e3);
-                        true
-                    })?;
-                    if i == 0 {
-                        continue; // warm-up
-                    }
-                    prompt_tokens = out.prompt_tokens;
-                    prefill.push(out.prompt_tokens as f64 / (out.prefill_ms / 1e3).max(1e-9));
-                    decode.push(
-                        out.generated_tokens.saturating_sub(1).max(1) as f64
-                            / (out.decode_ms / 1e3).max(1e-9),
-                    );
-                    ttft.push(first.unwrap_or(out.prefill_ms));
-                }
-                row.prefill_tok_per_s = paragraf_eval::stats::Stat::from_samples(&prefill);
-                row.decode_tok_per_s = paragraf_eval::stats::Stat::from_samples(&decode);
-                row.ttft_ms = paragraf_eval::stats::Stat::from_samples(&ttft);
-                // Short prompt: decode speed with a short KV cache.
-                let short = vec![paragraf_models::ChatMessage {
-                    role: paragraf_models::Role::User,
-                    content: "Erkläre kurz, was ein Datenschutzbeauftragter tut.".into(),
-                }];
-                let short_params = GenParams {
-                    max_tokens: 64,
-                    ..GenParams::default()
-                };
-                let mut short_decode = Vec::new();
-                let mut short_prompt = 0;
-                for i in 0..=reps {
-                    let out = m.chat(&short, &short_params, &mut |_| true)?;
-                    if i == 0 {
-                        continue; // warm-up
-                    }
-                    short_prompt = out.prompt_tokens;
-                    short_decode.push(
-                        out.generated_tokens.saturating_sub(1).max(1) as f64
-                            / (out.decode_ms / 1e3).max(1e-9),
-                    );
-                }
-                row.decode_short_tok_per_s =
-                    paragraf_eval::stats::Stat::from_samples(&short_decode);
-                row.notes.push(format!(
-                    "prompt {prompt_tokens} tokens, 32 new tokens, greedy; short: prompt {short_prompt} tokens, up to 64 new tokens"
-                ));
-            }
-            _ => continue,
-        }
-        table.rows.push(row);
-    }
-    table.notes.push(format!(
-        "peak RSS of the whole run: {:.0} MiB",
-        paragraf_eval::bench::peak_rss_mib().unwrap_or(0.0)
-    ));
+    let opts = ModelBenchOptions {
+        registry: &reg,
+        resolve: &resolve,
+        device: device(g)?,
+        models: &a.models,
+        repeat: a.repeat,
+    };
+    let table = bench_models(&opts, engine.as_ref(), &|line| eprintln!("{line}"))?;
     let dir = super::report_dir(g, &a.report_dir);
     let files = table
         .write_files(&dir, "bench")
@@ -263,15 +63,6 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-fn real_prompt(
-    engine: &Engine,
-    m: &dyn paragraf_models::Generator,
-) -> Result<Vec<paragraf_models::ChatMessage>> {
-    let out = engine.search(QUESTION, &SearchOptions::default())?;
-    let count = |s: &str| m.count_tokens(s).unwrap_or(s.len() / 3);
-    Ok(build_prompt(QUESTION, Lang::De, &out.response.results, 5, 1_200, &count).messages)
-}
-
 /// End-to-end latency per stage over the golden questions: search and the
 /// model-free extractive answer (`extract`); with `--answers N`, the first N
 /// questions also get a generated answer: time to the first gated sentence
@@ -282,44 +73,13 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
     let engine = super::open_engine(g, &flags, None, true)?;
     let golden_path = crate::paths::default_corpus().join("../eval/golden-dev.jsonl");
     let golden = paragraf_eval::load_golden(&golden_path)?;
-    let mut per_stage: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
-    for _ in 0..a.repeat.max(1) {
-        for q in &golden {
-            let out = engine.ask_extractive(&q.query, &SearchOptions::default())?;
-            for (k, v) in &out.response.timings_ms {
-                per_stage.entry(k.clone()).or_default().push(*v);
-            }
-        }
-    }
-    if a.answers > 0 {
-        let model = match a.models.first() {
-            Some(m) => m.clone(),
-            None => super::default_answer_model(g)?,
-        };
-        let ask = AskOptions {
-            model: Some(model),
-            ..AskOptions::default()
-        };
-        for q in golden.iter().take(a.answers) {
-            let t0 = Instant::now();
-            let mut first: Option<f64> = None;
-            let out = engine.ask(&q.query, &ask, &mut |p| {
-                if matches!(p, AnswerProgress::Sentence(_)) && first.is_none() {
-                    first = Some(t0.elapsed().as_secs_f64() * 1e3);
-                }
-                true
-            })?;
-            let total = t0.elapsed().as_secs_f64() * 1e3;
-            if let Some(f) = first {
-                per_stage
-                    .entry("first_sentence".into())
-                    .or_default()
-                    .push(f);
-            }
-            per_stage.entry("answer".into()).or_default().push(total);
-            let _ = out;
-        }
-    }
+    let questions: Vec<String> = golden.iter().map(|q| q.query.clone()).collect();
+    let model = match (a.answers, a.models.first()) {
+        (0, _) => None,
+        (_, Some(m)) => Some(m.clone()),
+        (_, None) => Some(super::default_answer_model(g)?),
+    };
+    let per_stage = bench_search(&engine, &questions, a.repeat, a.answers, model)?;
     let mut rows = Vec::new();
     for (k, mut v) in per_stage {
         v.sort_by(f64::total_cmp);

@@ -3,15 +3,14 @@
 use super::{default_answer_model, device, home, open_engine, registry, resolve_opts};
 use crate::cli::{EvalArgs, Global};
 use anyhow::{Context, Result};
+use paragraf_engine::passages::PassageSearch;
 use paragraf_engine::{AskOptions, Engine, SearchOptions};
+use paragraf_engine::{QueryAnalysis, Stage};
 use paragraf_eval::{compare, load_golden, run_eval, EvalOutput, EvalReport, RunConfig, Searcher};
-use paragraf_models::{load_embedder, select_device, TextKind};
-use paragraf_rank::{analyze_query, rank, Candidate, Lexicon, Stage};
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The analysis keys the golden `expect` checks read.
-pub fn analysis_json(a: &paragraf_rank::QueryAnalysis) -> serde_json::Value {
+pub fn analysis_json(a: &QueryAnalysis) -> serde_json::Value {
     let mut v = serde_json::to_value(a).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         let juris: Vec<String> = a.jurisdictions.iter().map(|j| j.to_string()).collect();
@@ -160,7 +159,7 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
                 .and_then(|f| f.to_str())
                 .unwrap_or("golden"),
             engine.embedder_name(),
-            super::params_delta(engine.params()),
+            paragraf_engine::params::params_delta(engine.params()),
             model.as_deref().unwrap_or(if a.extractive {
                 "extractive answers"
             } else {
@@ -199,132 +198,41 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     Ok(())
 }
 
-/// LegalQuAD: its contexts as a separate corpus, BM25 / dense / fused.
+/// LegalQuAD: its contexts as a separate corpus, BM25 / dense / fused
+/// ([`paragraf_engine::passages`]).
 fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
-    use paragraf_index::{
-        AnalyzerConfig, DenseIndex, EmbeddingCheckpoint, HnswParams, InvertedIndex,
-    };
     let path: PathBuf = crate::paths::default_corpus().join("eval/legalquad.json");
     let mut lq = paragraf_eval::legalquad::load(&path)?;
     if a.limit > 0 {
         lq.questions.truncate(a.limit);
     }
     let chunks = lq.to_chunks(1_500);
-    let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
     eprintln!(
         "LegalQuAD: {} documents → {} passages, {} questions",
         lq.contexts.len(),
         chunks.len(),
         lq.questions.len()
     );
-
-    // lexical
-    let inverted = InvertedIndex::build(&texts, None, &AnalyzerConfig::default())?;
-    // dense, with a resumable embedding cache
-    let (dev, warn) = select_device(device(g)?);
-    if let Some(w) = warn {
-        eprintln!("warning: {w}");
-    }
     let reg = registry(g)?;
-    let embedder = load_embedder(&reg, &a.embedder, &resolve_opts(g), &dev)?;
-    let dim = embedder.info().dim;
-    let cache = home(g).join(format!("legalquad.{}.embeddings", a.embedder));
-    std::fs::create_dir_all(home(g))?;
-    let mut ckpt = EmbeddingCheckpoint::open(&cache, dim)?;
-    let hashes: Vec<[u8; 32]> = texts.iter().map(|t| paragraf_index::text_hash(t)).collect();
-    let todo: Vec<usize> = (0..chunks.len())
-        .filter(|&i| ckpt.get(chunks[i].id.as_str(), &hashes[i]).is_none())
-        .collect();
-    let bar = if g.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(todo.len() as u64)
-    };
-    for batch in todo.chunks(16) {
-        let b: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
-        let out = embedder.embed(&b, TextKind::Passage)?;
-        let entries: Vec<_> = batch
-            .iter()
-            .zip(out.embeddings)
-            .map(|(&i, e)| paragraf_index::CheckpointEntry {
-                id: chunks[i].id.as_str().to_string(),
-                text_hash: hashes[i],
-                vector: e.dense,
-            })
-            .collect();
-        ckpt.append(&entries)?;
-        bar.inc(batch.len() as u64);
-    }
-    ckpt.flush()?;
-    bar.finish_and_clear();
-    let mut vectors = Vec::with_capacity(chunks.len() * dim);
-    for (i, c) in chunks.iter().enumerate() {
-        vectors.extend_from_slice(
-            ckpt.get(c.id.as_str(), &hashes[i])
-                .context("embedding missing after embedding pass")?,
-        );
-    }
-    let dense = DenseIndex::build(vectors, dim, &HnswParams::default())?;
-    let doc_of = |i: u32| chunks[i as usize].norm.clone();
-    let dedupe = |hits: Vec<paragraf_index::Hit>| -> Vec<String> {
-        let mut seen = std::collections::HashSet::new();
-        hits.into_iter()
-            .map(|h| doc_of(h.doc))
-            .filter(|d| seen.insert(d.clone()))
-            .collect()
-    };
-    let embed_q = |q: &str| -> Result<Vec<f32>, String> {
-        let out = embedder
-            .embed(&[q], TextKind::Query)
-            .map_err(|e| e.to_string())?;
-        out.embeddings
-            .into_iter()
-            .next()
-            .map(|e| e.dense)
-            .ok_or_else(|| "no embedding".to_string())
-    };
-    let params = super::params_for_embedder(&reg, Some(&a.embedder), &a.flags.params)?;
-    let lex = Lexicon::builtin();
-    let bm25 = |q: &str| -> Result<Vec<String>, String> { Ok(dedupe(inverted.bm25(q, 100, None))) };
-    let dense_fn = |q: &str| -> Result<Vec<String>, String> {
-        Ok(dedupe(dense.search(&embed_q(q)?, 100, None)))
-    };
-    let fused = |q: &str| -> Result<Vec<String>, String> {
-        let qv = embed_q(q)?;
-        let mut cand: HashMap<u32, (Option<f32>, Option<f32>)> = HashMap::new();
-        for h in dense.search(&qv, 100, None) {
-            cand.entry(h.doc).or_default().0 = Some(h.score);
-        }
-        for h in inverted.bm25(q, 100, None) {
-            cand.entry(h.doc).or_default().1 = Some(h.score);
-        }
-        let mut docs: Vec<u32> = cand.keys().copied().collect();
-        docs.sort_unstable();
-        let cands: Vec<Candidate> = docs
-            .iter()
-            .map(|&d| {
-                let (ds, ls) = cand[&d];
-                let ds =
-                    ds.or_else(|| Some(qv.iter().zip(dense.vector(d)).map(|(a, b)| a * b).sum()));
-                Candidate {
-                    chunk: &chunks[d as usize],
-                    dense: ds,
-                    lexical: ls,
-                    sparse: None,
-                    heading: None,
-                    exact: false,
-                }
-            })
-            .collect();
-        let analysis = analyze_query(q, &[], lex);
-        let ranked = rank(&analysis, &cands, &params, Stage::Fused, 100);
-        let mut seen = std::collections::HashSet::new();
-        Ok(ranked
-            .into_iter()
-            .map(|r| r.norm)
-            .filter(|d| seen.insert(d.clone()))
-            .collect())
-    };
+    let params = paragraf_engine::params::params_for_embedder(
+        &reg,
+        Some(&a.embedder),
+        a.flags.params.as_deref(),
+    )?;
+    let bars = crate::progress::StageBars::new(g.quiet);
+    let search = PassageSearch::build(
+        &chunks,
+        &reg,
+        &a.embedder,
+        &resolve_opts(g),
+        device(g)?,
+        &home(g).join(format!("legalquad.{}.embeddings", a.embedder)),
+        params.clone(),
+        &|e| bars.on_event(e),
+    )?;
+    let bm25 = |q: &str| -> Result<Vec<String>, String> { Ok(search.bm25(q)) };
+    let dense_fn = |q: &str| search.dense(q).map_err(|e| e.to_string());
+    let fused = |q: &str| search.fused(q).map_err(|e| e.to_string());
     let methods = vec![
         paragraf_eval::legalquad::run_method(&lq, "BM25", &bm25),
         paragraf_eval::legalquad::run_method(&lq, &format!("dense ({})", a.embedder), &dense_fn),
@@ -339,7 +247,7 @@ fn legalquad(g: &Global, a: &EvalArgs) -> Result<()> {
         format!(
             "embedder {}; fusion = paragraf-rank weighted sum, params: {}",
             a.embedder,
-            super::params_delta(&params)
+            paragraf_engine::params::params_delta(&params)
         ),
     ];
     let report = paragraf_eval::legalquad::LegalQuadReport::new(&lq, methods, notes);

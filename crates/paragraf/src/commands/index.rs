@@ -4,8 +4,7 @@ use super::{device, home, registry, resolve_opts};
 use crate::cli::{Global, IndexCmd};
 use crate::progress::StageBars;
 use anyhow::{Context, Result};
-use paragraf_engine::{build_index, BuildOptions};
-use paragraf_index::HnswParams;
+use paragraf_engine::{build_index, BuildOptions, HnswParams};
 
 pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
     match c {
@@ -87,9 +86,9 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
         }
         IndexCmd::Info { dir, verify, json } => {
             let dir = dir.unwrap_or_else(|| home(g).join("index"));
-            let m = paragraf_index::read_manifest(&dir, None)?;
+            let m = paragraf_engine::index_manifest(&dir)?;
             let verified = if verify {
-                Some(paragraf_index::verify_index(&dir, None)?)
+                Some(paragraf_engine::verify_index(&dir)?)
             } else {
                 None
             };

@@ -11,9 +11,8 @@ mod serve;
 
 use crate::cli::{Cli, Command, Global, SearchFlags};
 use anyhow::{Context, Result};
+use paragraf_engine::{DeviceChoice, RankParams, Registry, ResolveOptions, Stage};
 use paragraf_engine::{Engine, EngineOptions, SearchOptions};
-use paragraf_models::{DeviceChoice, Registry, ResolveOptions};
-use paragraf_rank::{RankParams, Stage};
 use std::path::{Path, PathBuf};
 
 pub fn dispatch(cli: Cli) -> Result<()> {
@@ -24,7 +23,6 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Index(c) => index::run(&g, c),
         Command::Models(c) => models::list(&g, c),
         Command::Embed(a) => models::embed(&g, a),
-        Command::Generate(a) => models::generate(&g, a),
         Command::Search(a) => ask::search(&g, a),
         Command::Ask(a) => ask::ask(&g, a),
         Command::Serve(a) => serve::run(&g, a),
@@ -75,74 +73,19 @@ pub(crate) fn index_dir(g: &Global, flag: &Option<PathBuf>) -> PathBuf {
     flag.clone().unwrap_or_else(|| home(g).join("index"))
 }
 
-/// Rank parameters for searching `index_dir`: the seed defaults, then the
-/// calibration models.toml records for the index's embedder (`rank_params`),
-/// then the user's `--params` file (TOML or JSON; its keys win).
+/// Rank parameters for searching `index_dir`: seed defaults, the
+/// embedder's calibration, the user's `--params` file
+/// ([`paragraf_engine::params`]).
 pub(crate) fn load_params(
     reg: &Registry,
     index_dir: &Path,
     path: &Option<PathBuf>,
 ) -> Result<RankParams> {
-    let embedder = paragraf_index::read_manifest(index_dir, None)
-        .ok()
-        .map(|m| m.embedder.name);
-    params_for_embedder(reg, embedder.as_deref(), path)
-}
-
-/// [`load_params`] for a known embedder name (`None`: seed defaults + file).
-pub(crate) fn params_for_embedder(
-    reg: &Registry,
-    embedder: Option<&str>,
-    path: &Option<PathBuf>,
-) -> Result<RankParams> {
-    let mut params = RankParams::default();
-    if let Some(name) = embedder {
-        if let Ok(entry) = reg.get(name) {
-            if let Some(cal) = &entry.rank_params {
-                let v = serde_json::to_value(cal)?;
-                params = params
-                    .overlay(&v)
-                    .with_context(|| format!("models.toml `{}`: rank_params", entry.name))?;
-                tracing::info!(embedder = %entry.name, "rank parameters calibrated for the embedder (models.toml rank_params)");
-            }
-        }
-    }
-    let Some(p) = path else {
-        return Ok(params);
-    };
-    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-    let user: serde_json::Value = if p.extension().is_some_and(|e| e == "json") {
-        serde_json::from_str(&text)
-            .with_context(|| format!("parsing rank parameters {}", p.display()))?
-    } else {
-        let t: toml::Table = toml::from_str(&text)
-            .with_context(|| format!("parsing rank parameters {}", p.display()))?;
-        serde_json::to_value(t)?
-    };
-    params
-        .overlay(&user)
-        .with_context(|| format!("rank parameters {}", p.display()))
-}
-
-/// The parameters that differ from the seed defaults, as `name=value, …`
-/// (`seed defaults` when none do), for report labels.
-pub(crate) fn params_delta(p: &RankParams) -> String {
-    let (Ok(serde_json::Value::Object(cur)), Ok(serde_json::Value::Object(def))) = (
-        serde_json::to_value(p),
-        serde_json::to_value(RankParams::default()),
-    ) else {
-        return "?".into();
-    };
-    let changed: Vec<String> = cur
-        .iter()
-        .filter(|(k, v)| def.get(*k) != Some(*v))
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    if changed.is_empty() {
-        "seed defaults".into()
-    } else {
-        changed.join(", ")
-    }
+    Ok(paragraf_engine::params::load_params(
+        reg,
+        index_dir,
+        path.as_deref(),
+    )?)
 }
 
 /// `--stage`: the rank crate's one definition of the stage names; a bad
@@ -153,7 +96,7 @@ pub(crate) fn parse_stage(s: &str) -> Result<Stage> {
 }
 
 pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
-    let mut filter = paragraf_index::Filter {
+    let mut filter = paragraf_engine::Filter {
         regulations: f.regulation.clone(),
         ..Default::default()
     };
@@ -217,98 +160,6 @@ pub(crate) fn open_engine_with(
 /// The answer model to use when none is named: the default of the registry
 /// when present, else the first present answer model.
 pub(crate) fn default_answer_model(g: &Global) -> Result<String> {
-    let reg = registry(g)?;
-    let opts = resolve_opts(g);
-    let statuses = paragraf_models::list_models(&reg, &opts);
-    let present: Vec<_> = statuses
-        .iter()
-        .filter(|s| s.present && s.kind == "answer")
-        .collect();
-    if let Some(d) = present.iter().find(|s| s.name == reg.defaults.answer) {
-        return Ok(d.name.clone());
-    }
-    present
-        .first()
-        .map(|s| s.name.clone())
+    paragraf_engine::models::default_answer_model(&registry(g)?, &resolve_opts(g))
         .ok_or_else(|| anyhow::anyhow!("no answer model is present: run `paragraf quickstart` or pass --model-dir (see `paragraf models list`)"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const REG: &str = r#"
-[defaults]
-embedder = "e"
-answer = "a"
-
-[[model]]
-name = "e"
-kind = "embedder"
-architecture = "bert"
-repo = "x/e"
-files = { weights = "model.safetensors", config = "config.json", tokenizer = "tokenizer.json" }
-max_tokens = 512
-rank_params = { denseFloor = 0.6, lexicalWeight = 0.1 }
-
-[[model]]
-name = "a"
-kind = "answer"
-architecture = "qwen2"
-repo = "x/a"
-files = { weights = "a.gguf" }
-max_tokens = 4096
-"#;
-
-    #[test]
-    fn builtin_calibrations_are_valid_rank_params() {
-        let reg = Registry::builtin();
-        let mut calibrated = 0;
-        for e in reg.embedders() {
-            let p = params_for_embedder(&reg, Some(&e.name), &None)
-                .unwrap_or_else(|err| panic!("{}: {err:#}", e.name));
-            if e.rank_params.is_some() {
-                calibrated += 1;
-                assert_ne!(p, RankParams::default(), "{}", e.name);
-            }
-        }
-        assert!(
-            calibrated >= 1,
-            "multilingual-e5-small carries its calibration"
-        );
-    }
-
-    #[test]
-    fn params_layer_defaults_then_embedder_then_file() {
-        let reg = Registry::parse(REG, "test.toml").unwrap();
-        // No embedder known: the seed defaults.
-        let p = params_for_embedder(&reg, None, &None).unwrap();
-        assert_eq!(p, RankParams::default());
-        assert_eq!(params_delta(&p), "seed defaults");
-        // The embedder's calibration.
-        let p = params_for_embedder(&reg, Some("e"), &None).unwrap();
-        assert_eq!((p.dense_floor, p.lexical_weight), (0.6, 0.1));
-        assert_eq!(p.topic_gain, RankParams::default().topic_gain);
-        assert!(
-            params_delta(&p).contains("denseFloor=0.6"),
-            "{}",
-            params_delta(&p)
-        );
-        // A user file wins over the calibration, keeps what it does not name.
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("p.toml");
-        std::fs::write(&f, "denseFloor = 0.0\ntopicGain = 0.2\n").unwrap();
-        let p = params_for_embedder(&reg, Some("e"), &Some(f.clone())).unwrap();
-        assert_eq!(
-            (p.dense_floor, p.lexical_weight, p.topic_gain),
-            (0.0, 0.1, 0.2)
-        );
-        // A bad key names the file.
-        std::fs::write(&f, "denseFlor = 0.5\n").unwrap();
-        let e = format!(
-            "{:#}",
-            params_for_embedder(&reg, Some("e"), &Some(f.clone())).unwrap_err()
-        );
-        assert!(e.contains("p.toml") && e.contains("denseFlor"), "{e}");
-    }
 }

@@ -12,8 +12,8 @@ use super::{home, registry, resolve_opts};
 use crate::cli::{Global, QuickstartArgs, SearchFlags};
 use crate::progress::StageBars;
 use anyhow::{Context, Result};
+use paragraf_engine::GenParams;
 use paragraf_engine::{build_index, AskOptions, BuildOptions};
-use paragraf_models::{list_models, GenParams};
 use std::process::Command;
 use std::time::Instant;
 
@@ -33,7 +33,7 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     g2.model_dir = Some(models_dir.clone());
     let reg = registry(&g2)?;
     let present = |g: &Global| -> Vec<(String, String)> {
-        list_models(&reg, &resolve_opts(g))
+        paragraf_engine::models::list(&reg, &resolve_opts(g))
             .into_iter()
             .filter(|s| s.present)
             .map(|s| (s.name, s.kind))
@@ -71,8 +71,7 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         .to_string();
 
     // 2. index
-    let (dev, _) = paragraf_models::select_device(super::device(g)?);
-    let gpu = !dev.is_cpu();
+    let gpu = paragraf_engine::models::accelerator(super::device(g)?).is_some();
     let core = !a.full && !gpu;
     eprintln!(
         "[2/3] Index mit {embedder} ({})",

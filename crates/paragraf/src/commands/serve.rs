@@ -4,11 +4,11 @@
 use super::{default_answer_model, open_engine_with};
 use crate::cli::{Global, SearchFlags, ServeArgs};
 use anyhow::Result;
-use paragraf_engine::{AnswerProgress, AskOptions, Engine, EngineError, SearchOptions};
-use paragraf_models::GenParams;
+use paragraf_engine::{
+    AnswerProgress, AskOptions, Engine, EngineError, GenParams, ModelError, SearchOptions,
+};
 use paragraf_server::{
-    AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, NormMetadata, NormView,
-    SearchRequest, ServerConfig,
+    AnswerEvent, AnswerRequest, Backend, BackendError, NormView, SearchRequest, ServerConfig,
 };
 use paragraf_types::{SearchResponse, Status};
 use std::sync::Arc;
@@ -64,12 +64,10 @@ fn map_err(e: EngineError) -> BackendError {
             field: "model".into(),
             message: e.to_string(),
         },
-        EngineError::Model(paragraf_models::ModelError::UnknownModel { .. }) => {
-            BackendError::InvalidRequest {
-                field: "model".into(),
-                message: e.to_string(),
-            }
-        }
+        EngineError::Model(ModelError::UnknownModel { .. }) => BackendError::InvalidRequest {
+            field: "model".into(),
+            message: e.to_string(),
+        },
         other => BackendError::Internal(other.to_string()),
     }
 }
@@ -131,50 +129,7 @@ impl Backend for EngineBackend {
         else {
             return Ok(None);
         };
-        let same_lang: Vec<_> = chunks.iter().filter(|c| c.lang == first.lang).collect();
-        let mut text = String::new();
-        let mut refs_out = std::collections::BTreeSet::new();
-        let mut refs_in = std::collections::BTreeSet::new();
-        for c in &same_lang {
-            if !text.is_empty() {
-                text.push_str("\n\n");
-            }
-            text.push_str(&c.text);
-            refs_out.extend(c.references_out.iter().cloned());
-            refs_in.extend(c.references_in.iter().cloned());
-        }
-        let mut variants: Vec<LanguageVariant> = Vec::new();
-        for c in &chunks {
-            if c.lang != first.lang && !variants.iter().any(|v| v.lang == c.lang) {
-                variants.push(LanguageVariant {
-                    lang: c.lang,
-                    id: c.id.clone(),
-                });
-            }
-        }
-        Ok(Some(NormView {
-            id: first.id.clone(),
-            norm_ref: first.norm_ref(),
-            regulation: first.regulation.clone(),
-            norm: first.norm.clone(),
-            title: first.title.clone(),
-            text,
-            breadcrumb: first.breadcrumb.clone(),
-            metadata: NormMetadata {
-                source_class: first.source_class,
-                source_role: first.source_role,
-                jurisdiction: first.jurisdiction,
-                status: first.status,
-                valid_from: first.valid_from.clone(),
-                valid_to: first.valid_to.clone(),
-                superseded_by: first.superseded_by.clone(),
-                lang: first.lang,
-            },
-            references_out: refs_out.into_iter().collect(),
-            references_in: refs_in.into_iter().collect(),
-            chunks: same_lang.iter().map(|c| c.id.clone()).collect(),
-            language_variants: variants,
-        }))
+        Ok(Some(NormView::from_chunks(first, &chunks)))
     }
 
     fn ready(&self) -> bool {
