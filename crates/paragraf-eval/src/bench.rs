@@ -166,7 +166,8 @@ pub struct BenchRow {
     pub ttft_ms: Option<Stat>,
     /// Peak resident memory after the model's runs.
     pub peak_memory_mib: Option<f64>,
-    /// hit@1 on the golden set (`--quality`).
+    /// hit@1 on the golden set, where a table is joined with an eval run
+    /// (`paragraf eval` measures it; `paragraf bench` leaves it empty).
     pub hit_at_1: Option<f64>,
     /// Free-text remarks (prompt length, batch size, skipped parts).
     pub notes: Vec<String>,

@@ -17,8 +17,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Flags shared by every subcommand.
+/// Flags shared by every subcommand (their own section of every `--help`).
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Global options")]
 pub struct Global {
     /// Data directory (index, fetched models, reports).
     #[arg(long, env = "PARAGRAF_HOME", global = true)]
@@ -63,7 +64,8 @@ pub enum Command {
     Embed(EmbedArgs),
     /// Ranked results and the assessment for a question.
     Search(SearchArgs),
-    /// Search, then a grounded answer with checked citations.
+    /// Search, then a grounded answer with checked citations (exit status 3
+    /// when it abstains: no answer the sources carry).
     Ask(AskArgs),
     /// HTTP API and web page.
     Serve(ServeArgs),
@@ -114,16 +116,21 @@ pub enum CorpusCmd {
     },
     /// Counts per regulation / class / role / status / language, reference resolution, skipped files.
     Stats {
+        /// Corpus directory (default ../shared/corpus).
         #[arg(long = "from", env = "PARAGRAF_CORPUS")]
         from: Option<PathBuf>,
+        /// Print the counts as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Print a norm with its metadata and connected norms, e.g. "Art. 37 DSGVO".
     Show {
+        /// The norm: a citation ("Art. 37 DSGVO", "§ 38 BDSG") or a chunk id.
         norm: String,
+        /// Corpus directory (default ../shared/corpus).
         #[arg(long = "from", env = "PARAGRAF_CORPUS")]
         from: Option<PathBuf>,
+        /// Print the norm as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -133,6 +140,7 @@ pub enum CorpusCmd {
 pub enum IndexCmd {
     /// Ingest, embed, build HNSW + inverted index and write the index directory.
     Build {
+        /// Corpus directory (default ../shared/corpus).
         #[arg(long, env = "PARAGRAF_CORPUS")]
         corpus: Option<PathBuf>,
         /// Embedder name from models.toml.
@@ -178,11 +186,13 @@ pub enum IndexCmd {
     },
     /// Show an index's manifest.
     Info {
+        /// Index directory (default <home>/index).
         dir: Option<PathBuf>,
         /// Check every file's size and sha256 against the manifest; exit 2
         /// naming the first file that does not match.
         #[arg(long)]
         verify: bool,
+        /// Print the manifest as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -192,6 +202,7 @@ pub enum IndexCmd {
 pub enum ModelsCmd {
     /// Every registry entry, where it resolves, size, and whether it is present.
     List {
+        /// Print the list as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -199,6 +210,7 @@ pub enum ModelsCmd {
 
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
+    /// Embedder name from models.toml.
     #[arg(long, default_value = "multilingual-e5-small")]
     pub model: String,
     /// Embed as queries (default: passages).
@@ -214,6 +226,7 @@ pub struct SearchFlags {
     /// Index directory (default <home>/index).
     #[arg(long, env = "PARAGRAF_INDEX")]
     pub index: Option<PathBuf>,
+    /// Results to return (1–100).
     #[arg(long, default_value_t = 10)]
     pub top_k: usize,
     /// Rank parameters to override (TOML or JSON).
@@ -248,9 +261,11 @@ impl SearchFlags {
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
+    /// The question, German or English.
     pub question: String,
     #[command(flatten)]
     pub flags: SearchFlags,
+    /// Print the response as JSON (the HTTP API's shape).
     #[arg(long)]
     pub json: bool,
     /// Print each result's score breakdown.
@@ -260,29 +275,36 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct AskArgs {
+    /// The question, German or English.
     pub question: String,
     #[command(flatten)]
     pub flags: SearchFlags,
     /// Answer model (default qwen2.5-1.5b-instruct-q4km when present, else the test model).
     #[arg(long, env = "PARAGRAF_MODEL")]
     pub model: Option<String>,
+    /// Print the response as JSON (the HTTP API's shape).
     #[arg(long)]
     pub json: bool,
     /// Only search; no generation.
     #[arg(long)]
     pub no_generate: bool,
+    /// Most tokens the answer model may write.
     #[arg(long, default_value_t = 256)]
     pub max_tokens: usize,
+    /// Sampling temperature; 0 = greedy (deterministic).
     #[arg(long, default_value_t = 0.0)]
     pub temperature: f64,
+    /// Seed of the sampler when the temperature is above 0.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
 }
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
+    /// Index directory (default <home>/index).
     #[arg(long, env = "PARAGRAF_INDEX")]
     pub index: Option<PathBuf>,
+    /// Address to listen on (loopback by default).
     #[arg(long, env = "PARAGRAF_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
     /// Answer model loaded at start.
@@ -331,6 +353,7 @@ pub struct ServeArgs {
 pub struct EvalArgs {
     /// `legalquad` runs the LegalQuAD benchmark instead of a golden set.
     pub suite: Option<String>,
+    /// Golden set (JSON lines with `query` and the expected norms).
     #[arg(long)]
     pub golden: Option<PathBuf>,
     #[command(flatten)]
@@ -346,6 +369,7 @@ pub struct EvalArgs {
     /// beside it, when present).
     #[arg(long)]
     pub answers: Option<PathBuf>,
+    /// Answer model for `--generate` (default: the registry's default when present).
     #[arg(long, env = "PARAGRAF_MODEL")]
     pub model: Option<String>,
     /// Directory for the JSON + Markdown + SVG report.
@@ -360,6 +384,7 @@ pub struct EvalArgs {
     /// Only the first N LegalQuAD questions/contexts (0 = all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
+    /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
 }
@@ -371,13 +396,14 @@ pub struct BenchArgs {
     /// Only these models (comma separated).
     #[arg(long, value_delimiter = ',')]
     pub models: Vec<String>,
-    /// Also measure hit@1 on the golden set (needs an index per embedder).
-    #[arg(long)]
-    pub quality: bool,
+    /// Repetitions per figure (medians reported).
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
+    /// Directory for the JSON + Markdown report (default <home>/reports).
     #[arg(long)]
     pub report_dir: Option<PathBuf>,
+    /// Index for the answer models' real prompt and for `bench search`
+    /// (default <home>/index).
     #[arg(long, env = "PARAGRAF_INDEX")]
     pub index: Option<PathBuf>,
     /// Compare two earlier bench reports (JSON): per model and metric the
@@ -395,4 +421,59 @@ pub struct BenchArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod help_tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every flag and argument of every subcommand, with its command path.
+    fn all_args(cmd: &clap::Command, path: &str, out: &mut Vec<(String, clap::Arg)>) {
+        for a in cmd.get_arguments() {
+            out.push((path.to_string(), a.clone()));
+        }
+        for sub in cmd.get_subcommands() {
+            all_args(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn every_flag_has_help_text() {
+        let cmd = Cli::command();
+        let mut args = Vec::new();
+        all_args(&cmd, "paragraf", &mut args);
+        let missing: Vec<String> = args
+            .iter()
+            .filter(|(_, a)| !matches!(a.get_id().as_str(), "help" | "version"))
+            .filter(|(_, a)| a.get_help().is_none_or(|h| h.to_string().trim().is_empty()))
+            .map(|(p, a)| format!("{p}: {}", a.get_id()))
+            .collect();
+        assert!(missing.is_empty(), "flags without help text: {missing:#?}");
+    }
+
+    #[test]
+    fn global_flags_have_their_own_section() {
+        let cmd = Cli::command();
+        for a in cmd.get_arguments().filter(|a| a.is_global_set()) {
+            assert_eq!(
+                a.get_help_heading(),
+                Some("Global options"),
+                "{}",
+                a.get_id()
+            );
+        }
+        let mut help = Vec::new();
+        let mut search = Cli::command();
+        search.build();
+        search
+            .find_subcommand_mut("search")
+            .expect("search")
+            .write_long_help(&mut help)
+            .unwrap();
+        let help = String::from_utf8(help).unwrap();
+        let global = help.find("Global options:").expect("section");
+        assert!(help.find("--top-k").unwrap() < global, "{help}");
+        assert!(help.find("--model-dir").unwrap() > global, "{help}");
+    }
 }

@@ -10,12 +10,15 @@ pub mod progress;
 use clap::Parser;
 
 /// Parse the command line, run the subcommand, map errors to exit codes:
-/// 0 ok, 1 runtime error, 2 bad input (clap's own usage errors also exit 2).
+/// 0 ok, 1 runtime error, 2 bad input (clap's own usage errors also exit 2),
+/// 3 `ask` printed an abstention (no answer the sources carry).
 pub fn run() -> i32 {
     let cli = cli::Cli::parse();
     init_logging(&cli.global);
     match commands::dispatch(cli) {
         Ok(()) => 0,
+        // the response, abstention and reason included, is already printed
+        Err(e) if e.downcast_ref::<Abstained>().is_some() => EXIT_ABSTAINED,
         Err(e) => {
             eprintln!("error: {e:#}");
             if is_bad_input(&e) {
@@ -26,6 +29,22 @@ pub fn run() -> i32 {
         }
     }
 }
+
+/// Exit status of `ask` when the answer abstained (as grep's 1 for "no
+/// match": the command worked, there is no answer to use).
+pub const EXIT_ABSTAINED: i32 = 3;
+
+/// `ask` printed an abstention: exit [`EXIT_ABSTAINED`].
+#[derive(Debug)]
+pub struct Abstained;
+
+impl std::fmt::Display for Abstained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the answer abstained")
+    }
+}
+
+impl std::error::Error for Abstained {}
 
 /// A flag value the command cannot use (the message names the flag): exit 2.
 #[derive(Debug)]

@@ -178,6 +178,50 @@ fn ask_with_smollm2_returns_a_gated_answer() {
 }
 
 #[test]
+fn ask_exits_3_when_it_abstains() {
+    // a question no norm of the corpus answers: the response is printed
+    // (abstention and reason) and the exit status says there is no answer
+    let (idx, models) = index_or_skip!();
+    for json in [false, true] {
+        let mut c = bin();
+        c.arg("--model-dir")
+            .arg(models)
+            .args([
+                "ask",
+                "Welche Farbe hat ein Zebra?",
+                "--no-generate",
+                "--index",
+            ])
+            .arg(idx);
+        if json {
+            c.arg("--json");
+        }
+        let o = c.output().expect("run paragraf");
+        assert_eq!(
+            o.status.code(),
+            Some(3),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        if json {
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(v["answer"]["abstained"], true, "{v}");
+        } else {
+            assert!(stdout.contains("Keine belastbare Quelle"), "{stdout}");
+        }
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("error:"));
+    }
+    // an answerable question still exits 0
+    let o = run(bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["ask", DPO, "--no-generate", "--index"])
+        .arg(idx));
+    assert!(o.status.success());
+}
+
+#[test]
 fn ask_no_generate_quotes_the_evidence_without_a_model() {
     let (idx, models) = index_or_skip!();
     let o = run(bin()

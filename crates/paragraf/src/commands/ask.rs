@@ -29,7 +29,7 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
         } else {
             print!("{}", response_text(&out.response, false));
         }
-        return Ok(());
+        return abstention(&out.response);
     }
     let model = match a.model.clone() {
         Some(m) => m,
@@ -70,6 +70,14 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&out.response)?);
     } else {
         print!("{}", response_text(&out.response, false));
+    }
+    abstention(&out.response)
+}
+
+/// Exit 3 ([`crate::EXIT_ABSTAINED`]) when the printed answer abstained.
+fn abstention(r: &paragraf_types::SearchResponse) -> Result<()> {
+    if r.answer.as_ref().is_some_and(|a| a.abstained) {
+        return Err(anyhow::Error::new(crate::Abstained));
     }
     Ok(())
 }
