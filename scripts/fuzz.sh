@@ -62,7 +62,7 @@ fi
 
 # Fixture files and shared-corpus globs that seed each target.
 fixture_seeds() {
-  local a=crates/paragraf-corpus/tests/fixtures/a/corpus b=crates/paragraf-corpus/tests/fixtures/b
+  local a=crates/paragraf-corpus/tests/fixtures/mini-corpus b=crates/paragraf-corpus/tests/fixtures/parser-inputs
   case $1 in
     gii) echo "$a/de/gii/*.xml" ;;
     superseded_md) echo "$a/de/superseded/*.md" ;;

@@ -1,5 +1,6 @@
-//! Ingests `../shared/corpus` (or `$PARAGRAF_CORPUS`) when present and checks
-//! the "Done when" of issue 2. Skips with a message when the corpus is absent.
+//! Ingests `../shared/corpus` (or `$PARAGRAF_CORPUS`) and checks the "Done
+//! when" of issue 2. Without the corpus each test says it did not run, and
+//! fails under `PARAGRAF_REQUIRE_INPUTS=1` (CI, `scripts/test.sh`).
 
 use paragraf_corpus::{ingest, IngestOptions, Ingested};
 use paragraf_types::{NormRef, SourceRole, Status};
@@ -36,7 +37,9 @@ macro_rules! corpus_or_skip {
         match corpus() {
             Some(c) => c,
             None => {
-                eprintln!("skipping: corpus not found");
+                paragraf_types::inputs::input_missing(
+                    "the shared corpus (../shared/corpus or PARAGRAF_CORPUS)",
+                );
                 return;
             }
         }

@@ -549,6 +549,8 @@ fn real_golden_file_parses() {
             chunks.iter().map(|c| c.norm.as_str()).collect();
         assert_eq!(docs.len(), 200);
         eprintln!("legalquad: {} chunks of at most 1500 chars", chunks.len());
+    } else {
+        paragraf_types::inputs::input_missing("../shared/corpus/eval/legalquad.json");
     }
 }
 

@@ -1,5 +1,5 @@
 //! Pipeline tests on the small hand-written fixture corpus in
-//! `tests/fixtures/a/corpus` (gii XML, Formex, EUR-Lex XHTML, superseded
+//! `tests/fixtures/mini-corpus` (gii XML, Formex, EUR-Lex XHTML, superseded
 //! Markdown, a corrigendum, a truncated file and a file no manifest entry
 //! names).
 
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 fn fixture() -> PathBuf {
     PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/a/corpus"
+        "/tests/fixtures/mini-corpus"
     ))
 }
 

@@ -1,5 +1,5 @@
-//! Tests of the corpus-B parsers (EU JSON, annexes, CH/UK, BSI OSCAL, NIST,
-//! ASVS, mappings): hand-written fixtures in `tests/fixtures/b/`, malformed
+//! Tests of the JSON and TSV parsers (EU JSON, annexes, CH/UK, BSI OSCAL, NIST,
+//! ASVS, mappings): hand-written fixtures in `tests/fixtures/parser-inputs/`, malformed
 //! input, and — when present — the real corpus in `../shared/corpus`
 //! (located via `PARAGRAF_CORPUS` or relative to the repository root).
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 fn fixture(name: &str) -> Vec<u8> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/b")
+        .join("tests/fixtures/parser-inputs")
         .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("fixture {}: {e}", p.display()))
 }
@@ -38,7 +38,7 @@ fn corpus() -> Option<PathBuf> {
     if p.join("README.md").exists() {
         Some(p)
     } else {
-        eprintln!("skipping: corpus not found at {}", p.display());
+        paragraf_types::inputs::input_missing(&format!("the shared corpus at {}", p.display()));
         None
     }
 }
@@ -47,7 +47,7 @@ fn read_corpus(root: &std::path::Path, rel: &str) -> Option<Vec<u8>> {
     match std::fs::read(root.join(rel)) {
         Ok(b) => Some(b),
         Err(_) => {
-            eprintln!("skipping: corpus file {rel} not found");
+            paragraf_types::inputs::input_missing(&format!("corpus file {rel}"));
             None
         }
     }
@@ -991,7 +991,7 @@ fn real_asvs() {
 fn real_mapping_files() {
     let Some(root) = corpus() else { return };
     let Ok(dir) = std::fs::read_dir(root.join("mappings")) else {
-        eprintln!("skipping: mappings folder not found");
+        paragraf_types::inputs::input_missing("the corpus's mappings folder");
         return;
     };
     let mut names: Vec<String> = dir
