@@ -3,14 +3,17 @@
 
 pub mod raw;
 
+pub mod assemble;
 pub mod chunking;
 pub mod error;
 pub mod manifest;
 pub mod norm_order;
 pub mod parsers;
+pub mod persist;
 pub mod pipeline;
 pub mod refs;
 pub mod scale;
+pub mod stats;
 
 pub use error::CorpusError;
 pub use manifest::Manifest;

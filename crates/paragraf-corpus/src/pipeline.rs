@@ -1,22 +1,23 @@
 //! The ingestion pipeline: walk the corpus directory, parse every file the
 //! manifest names (in parallel), attach metadata and role, chunk, extract
-//! references, then build the norm graph (`references_in`), and persist.
+//! references, then build the norm graph (`references_in`). Chunk assembly
+//! lives in [`crate::assemble`], saving and loading in [`crate::persist`],
+//! the counts in [`crate::stats`].
 
-use crate::chunking::{chunk_units, DEFAULT_MAX_TOKENS};
+pub use crate::assemble::{
+    build_chunks, build_graph, is_control_chunk, mapping_label, sort_chunks,
+};
+use crate::chunking::DEFAULT_MAX_TOKENS;
 use crate::error::CorpusError;
 use crate::manifest::{Manifest, SourceEntry};
 use crate::norm_order::norm_key;
 use crate::parsers::{self, mappings, SourceFormat};
-use crate::raw::RawNorm;
-use crate::refs::{extract_references, parse_norm_query};
-use paragraf_types::{
-    Chunk, ChunkId, ControlMapping, EvidenceItem, Lang, MappingKind, NormRef, SourceClass,
-    SourceRole, Status,
-};
+use crate::refs::parse_norm_query;
+pub use crate::stats::CorpusStats;
+use paragraf_types::{Chunk, ControlMapping, EvidenceItem, Lang, MappingKind, NormRef};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::io::{BufRead, BufWriter, Write};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -96,35 +97,6 @@ pub struct Ingested {
     pub control_mappings: Vec<ControlMapping>,
     pub evidence: Vec<EvidenceItem>,
     pub report: IngestReport,
-}
-
-/// Counts for `paragraf corpus stats`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CorpusStats {
-    pub chunks: usize,
-    /// Distinct norms (regulation, norm, lang).
-    pub norms: usize,
-    pub files_ingested: usize,
-    pub files_skipped: Vec<SkippedFile>,
-    pub files_ignored: usize,
-    pub chunks_per_regulation: BTreeMap<String, usize>,
-    /// Distinct norms per regulation and language (`DSGVO` → `de` → 272).
-    pub norms_per_regulation: BTreeMap<String, BTreeMap<String, usize>>,
-    pub per_class: BTreeMap<String, usize>,
-    pub per_role: BTreeMap<String, usize>,
-    pub per_role_rule: BTreeMap<String, usize>,
-    pub per_status: BTreeMap<String, usize>,
-    pub per_lang: BTreeMap<String, usize>,
-    /// Superseded regulation → successor.
-    pub superseded: BTreeMap<String, String>,
-    /// References resolved to a norm of the corpus (per chunk, deduplicated).
-    pub references_resolved: usize,
-    /// Citations kept as text (unknown law or norm not in the corpus).
-    pub references_unresolved: usize,
-    /// resolved / (resolved + unresolved).
-    pub resolution_rate: f64,
-    pub control_mappings: usize,
-    pub evidence: usize,
 }
 
 enum Outcome {
@@ -485,251 +457,12 @@ fn process_file(
     }
 }
 
-/// `"32"` → `Art. 32`, `"21(2)"` → `Art. 21`, `"Annex I"` → `Anhang I`,
-/// `"Recital 26"` → `ErwG 26`, `"Article 5"` → `Art. 5`.
-pub fn mapping_label(s: &str) -> Option<String> {
-    let s = s.trim();
-    let num = |t: &str| -> Option<String> {
-        let t = t.trim();
-        let d: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
-        if d.is_empty() {
-            return None;
-        }
-        let rest = &t[d.len()..];
-        let suffix: String = rest
-            .chars()
-            .take(1)
-            .filter(|c| c.is_ascii_lowercase())
-            .collect();
-        let after = rest.get(suffix.len()..).unwrap_or("");
-        if after.chars().next().is_some_and(|c| c.is_alphanumeric()) {
-            return None;
-        }
-        Some(format!("{d}{suffix}"))
-    };
-    if let Some(rest) = s
-        .strip_prefix("Annex ")
-        .or_else(|| s.strip_prefix("Anhang "))
-    {
-        let r: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        return (!r.is_empty()).then(|| format!("Anhang {r}"));
-    }
-    if let Some(rest) = s
-        .strip_prefix("Recital ")
-        .or_else(|| s.strip_prefix("ErwG "))
-    {
-        return num(rest).map(|n| format!("ErwG {n}"));
-    }
-    for p in ["Article ", "Art. ", "Art "] {
-        if let Some(rest) = s.strip_prefix(p) {
-            return num(rest).map(|n| format!("Art. {n}"));
-        }
-    }
-    num(s).map(|n| format!("Art. {n}"))
-}
-
-/// Turn one parsed norm into its chunks with every field of the data model.
-pub fn build_chunks(
-    norm: &RawNorm,
-    regulation: &str,
-    src: &SourceEntry,
-    rel: &str,
-    manifest: &Manifest,
-    max_tokens: usize,
-) -> Vec<Chunk> {
-    let reg = manifest.regulation(regulation);
-    let decision = manifest.decide_role(norm, regulation, src);
-    let parts = chunk_units(&norm.units, max_tokens);
-    let n_parts = parts.len() as u32;
-    let mut used = HashSet::new();
-    let mut out = Vec::with_capacity(parts.len());
-    for (i, p) in parts.iter().enumerate() {
-        let mut sub = if n_parts > 1 {
-            Some(p.subunit(i))
-        } else {
-            None
-        };
-        let mut id = ChunkId::new(regulation, &norm.norm, sub.as_deref(), norm.lang);
-        let mut k = 2;
-        while !used.insert(id.clone()) {
-            let s = format!("{}.{k}", p.subunit(i));
-            id = ChunkId::new(regulation, &norm.norm, Some(&s), norm.lang);
-            sub = Some(s);
-            k += 1;
-        }
-        let _ = sub;
-        let citation = match (n_parts > 1).then(|| p.label_range()).flatten() {
-            Some(range) => format!("{} {} {}", norm.norm, range, regulation),
-            None => format!("{} {}", norm.norm, regulation),
-        };
-        let ex = extract_references(&p.text, regulation, manifest);
-        out.push(Chunk {
-            id,
-            regulation: regulation.to_string(),
-            norm: norm.norm.clone(),
-            citation,
-            title: norm.title.clone(),
-            breadcrumb: norm.breadcrumb.clone(),
-            text: p.text.clone(),
-            lang: norm.lang,
-            jurisdiction: reg
-                .map(|r| r.jurisdiction)
-                .unwrap_or(paragraf_types::Jurisdiction::De),
-            source_class: decision.source_class,
-            source_role: decision.role,
-            role_rule: decision.rule.clone(),
-            domains: reg.map(|r| r.domains.clone()).unwrap_or_default(),
-            status: reg.map(|r| r.status).unwrap_or(Status::InForce),
-            valid_from: reg.and_then(|r| r.valid_from.clone()),
-            valid_to: reg.and_then(|r| r.valid_to.clone()),
-            superseded_by: reg.and_then(|r| r.superseded_by.clone()),
-            references_out: ex.resolved,
-            references_in: Vec::new(),
-            unresolved_references: ex.unresolved,
-            framework: norm.framework.clone(),
-            source_file: rel.to_string(),
-            part: i as u32,
-            parts: n_parts,
-        });
-    }
-    out
-}
-
-/// Deterministic order: manifest regulation order, language (de first), norm
-/// natural order, part, id.
-pub fn sort_chunks(chunks: &mut [Chunk], manifest: &Manifest) {
-    let rank: HashMap<&str, usize> = manifest
-        .regulations
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.name.as_str(), i))
-        .collect();
-    chunks.sort_by_cached_key(|c| {
-        (
-            rank.get(c.regulation.as_str())
-                .copied()
-                .unwrap_or(usize::MAX),
-            c.regulation.clone(),
-            c.lang,
-            norm_key(&c.norm),
-            c.norm.clone(),
-            c.part,
-            c.id.clone(),
-        )
-    });
-}
-
-/// The graph pass: keep only references to norms that exist in the corpus
-/// (the rest become unresolved), drop self-references, and fill
-/// `references_in` as the norm-level inverse of `references_out`.
-pub fn build_graph(chunks: &mut [Chunk]) {
-    let existing: HashSet<NormRef> = chunks.iter().map(|c| c.norm_ref()).collect();
-    let mut incoming: HashMap<NormRef, BTreeSet<NormRef>> = HashMap::new();
-    for c in chunks.iter_mut() {
-        let me = c.norm_ref();
-        let mut keep = Vec::with_capacity(c.references_out.len());
-        for r in std::mem::take(&mut c.references_out) {
-            if r == me {
-                continue;
-            }
-            if existing.contains(&r) {
-                keep.push(r);
-            } else {
-                c.unresolved_references.push(r.0);
-            }
-        }
-        keep.sort();
-        keep.dedup();
-        c.unresolved_references.sort();
-        c.unresolved_references.dedup();
-        for r in &keep {
-            incoming.entry(r.clone()).or_default().insert(me.clone());
-        }
-        c.references_out = keep;
-    }
-    for c in chunks.iter_mut() {
-        c.references_in = incoming
-            .get(&c.norm_ref())
-            .map(|s| s.iter().cloned().collect())
-            .unwrap_or_default();
-    }
-}
-
 fn builtin_manifest() -> Option<&'static Manifest> {
     static M: OnceLock<Option<Manifest>> = OnceLock::new();
     M.get_or_init(|| Manifest::builtin().ok()).as_ref()
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Record {
-    Report(IngestReport),
-    Chunk(Box<Chunk>),
-    ControlMapping(ControlMapping),
-    Evidence(EvidenceItem),
-}
-
 impl Ingested {
-    /// Counts per regulation / class / role / status / language, resolution
-    /// rate, skipped files.
-    pub fn stats(&self) -> CorpusStats {
-        let mut s = CorpusStats {
-            chunks: self.chunks.len(),
-            norms: 0,
-            files_ingested: self.report.files.len(),
-            files_skipped: self.report.skipped.clone(),
-            files_ignored: self.report.ignored,
-            chunks_per_regulation: BTreeMap::new(),
-            norms_per_regulation: BTreeMap::new(),
-            per_class: BTreeMap::new(),
-            per_role: BTreeMap::new(),
-            per_role_rule: BTreeMap::new(),
-            per_status: BTreeMap::new(),
-            per_lang: BTreeMap::new(),
-            superseded: BTreeMap::new(),
-            references_resolved: 0,
-            references_unresolved: 0,
-            resolution_rate: 0.0,
-            control_mappings: self.control_mappings.len(),
-            evidence: self.evidence.len(),
-        };
-        let mut norms: BTreeSet<(&str, &str, Lang)> = BTreeSet::new();
-        for c in &self.chunks {
-            *s.chunks_per_regulation
-                .entry(c.regulation.clone())
-                .or_default() += 1;
-            *s.per_class.entry(c.source_class.to_string()).or_default() += 1;
-            *s.per_role.entry(c.source_role.to_string()).or_default() += 1;
-            *s.per_role_rule.entry(c.role_rule.clone()).or_default() += 1;
-            *s.per_status.entry(c.status.to_string()).or_default() += 1;
-            *s.per_lang.entry(c.lang.to_string()).or_default() += 1;
-            if let Some(by) = &c.superseded_by {
-                s.superseded.insert(c.regulation.clone(), by.clone());
-            }
-            s.references_resolved += c.references_out.len();
-            s.references_unresolved += c.unresolved_references.len();
-            norms.insert((c.regulation.as_str(), c.norm.as_str(), c.lang));
-        }
-        s.norms = norms.len();
-        for (reg, _, lang) in norms {
-            *s.norms_per_regulation
-                .entry(reg.to_string())
-                .or_default()
-                .entry(lang.to_string())
-                .or_default() += 1;
-        }
-        let total = s.references_resolved + s.references_unresolved;
-        s.resolution_rate = if total == 0 {
-            0.0
-        } else {
-            s.references_resolved as f64 / total as f64
-        };
-        s
-    }
-
     /// Chunks of the norms a query names (`Art. 37 DSGVO`, `§ 38 BDSG`), in
     /// corpus order; also accepts a chunk id or an exact citation.
     pub fn find_norm(&self, query: &str) -> Vec<&Chunk> {
@@ -749,168 +482,5 @@ impl Ingested {
             .iter()
             .filter(|c| c.norm_ref().as_str() == q || c.id.as_str() == q || c.citation == q)
             .collect()
-    }
-
-    /// Save to a directory (`chunks.jsonl`, `control_mappings.jsonl`,
-    /// `evidence.jsonl`, `report.json`) or, when `path` has a file extension,
-    /// to one JSON Lines file of tagged records.
-    pub fn save(&self, path: &Path) -> Result<(), CorpusError> {
-        if is_dir_target(path) {
-            std::fs::create_dir_all(path).map_err(|e| CorpusError::io(path, e))?;
-            write_jsonl(&path.join("chunks.jsonl"), self.chunks.iter())?;
-            write_jsonl(
-                &path.join("control_mappings.jsonl"),
-                self.control_mappings.iter(),
-            )?;
-            write_jsonl(&path.join("evidence.jsonl"), self.evidence.iter())?;
-            let p = path.join("report.json");
-            let s =
-                serde_json::to_string_pretty(&self.report).map_err(|e| CorpusError::Format {
-                    path: p.clone(),
-                    line: 0,
-                    message: e.to_string(),
-                })?;
-            std::fs::write(&p, s).map_err(|e| CorpusError::io(&p, e))
-        } else {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| CorpusError::io(parent, e))?;
-            }
-            let recs = std::iter::once(Record::Report(self.report.clone()))
-                .chain(
-                    self.chunks
-                        .iter()
-                        .cloned()
-                        .map(|c| Record::Chunk(Box::new(c))),
-                )
-                .chain(
-                    self.control_mappings
-                        .iter()
-                        .cloned()
-                        .map(Record::ControlMapping),
-                )
-                .chain(self.evidence.iter().cloned().map(Record::Evidence));
-            let v: Vec<Record> = recs.collect();
-            write_jsonl(path, v.iter())
-        }
-    }
-
-    /// Load what [`Ingested::save`] wrote (directory or single file).
-    pub fn load(path: &Path) -> Result<Ingested, CorpusError> {
-        if path.is_dir() {
-            let p = path.join("report.json");
-            let s = std::fs::read_to_string(&p).map_err(|e| CorpusError::io(&p, e))?;
-            let report = serde_json::from_str(&s).map_err(|e| CorpusError::Format {
-                path: p.clone(),
-                line: e.line(),
-                message: e.to_string(),
-            })?;
-            Ok(Ingested {
-                chunks: read_jsonl(&path.join("chunks.jsonl"))?,
-                control_mappings: read_jsonl(&path.join("control_mappings.jsonl"))?,
-                evidence: read_jsonl(&path.join("evidence.jsonl"))?,
-                report,
-            })
-        } else {
-            let mut out = Ingested::default();
-            for r in read_jsonl::<Record>(path)? {
-                match r {
-                    Record::Report(x) => out.report = x,
-                    Record::Chunk(c) => out.chunks.push(*c),
-                    Record::ControlMapping(m) => out.control_mappings.push(m),
-                    Record::Evidence(e) => out.evidence.push(e),
-                }
-            }
-            Ok(out)
-        }
-    }
-}
-
-fn is_dir_target(path: &Path) -> bool {
-    path.is_dir() || (!path.exists() && path.extension().is_none())
-}
-
-fn write_jsonl<'a, T: Serialize + 'a>(
-    path: &Path,
-    items: impl Iterator<Item = &'a T>,
-) -> Result<(), CorpusError> {
-    let f = std::fs::File::create(path).map_err(|e| CorpusError::io(path, e))?;
-    let mut w = BufWriter::new(f);
-    for (i, it) in items.enumerate() {
-        serde_json::to_writer(&mut w, it).map_err(|e| CorpusError::Format {
-            path: path.to_path_buf(),
-            line: i + 1,
-            message: e.to_string(),
-        })?;
-        w.write_all(b"\n").map_err(|e| CorpusError::io(path, e))?;
-    }
-    w.flush().map_err(|e| CorpusError::io(path, e))
-}
-
-fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, CorpusError> {
-    let f = std::fs::File::open(path).map_err(|e| CorpusError::io(path, e))?;
-    let r = std::io::BufReader::with_capacity(1 << 20, f);
-    let mut out = Vec::new();
-    for (i, line) in r.lines().enumerate() {
-        let line = line.map_err(|e| CorpusError::io(path, e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        out.push(
-            serde_json::from_str(&line).map_err(|e| CorpusError::Format {
-                path: path.to_path_buf(),
-                line: i + 1,
-                message: e.to_string(),
-            })?,
-        );
-    }
-    Ok(out)
-}
-
-/// Role/class helpers for callers that want the control pool.
-pub fn is_control_chunk(c: &Chunk) -> bool {
-    c.source_role.in_control_pool()
-        || c.source_class == SourceClass::ControlStandard
-        || c.source_role == SourceRole::ControlStandard
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mapping_labels() {
-        assert_eq!(mapping_label("32").as_deref(), Some("Art. 32"));
-        assert_eq!(mapping_label("21(2)").as_deref(), Some("Art. 21"));
-        assert_eq!(mapping_label("4a").as_deref(), Some("Art. 4a"));
-        assert_eq!(mapping_label("Annex III").as_deref(), Some("Anhang III"));
-        assert_eq!(mapping_label("Recital 26").as_deref(), Some("ErwG 26"));
-        assert_eq!(mapping_label("Article 5").as_deref(), Some("Art. 5"));
-        assert_eq!(mapping_label("whatever"), None);
-    }
-
-    fn chunk(reg: &str, norm: &str, refs: &[&str]) -> Chunk {
-        let mut c = Chunk::new(reg, norm, String::new(), Lang::De, "x");
-        c.references_out = refs.iter().map(|r| NormRef(r.to_string())).collect();
-        c
-    }
-
-    #[test]
-    fn graph_inverts_and_checks_existence() {
-        let mut cs = vec![
-            chunk(
-                "BDSG",
-                "§ 38",
-                &["Art. 37 DSGVO", "§ 38 BDSG", "Art. 999 DSGVO"],
-            ),
-            chunk("DSGVO", "Art. 37", &[]),
-        ];
-        build_graph(&mut cs);
-        assert_eq!(cs[0].references_out, vec![NormRef("Art. 37 DSGVO".into())]);
-        assert_eq!(
-            cs[0].unresolved_references,
-            vec!["Art. 999 DSGVO".to_string()]
-        );
-        assert_eq!(cs[1].references_in, vec![NormRef("§ 38 BDSG".into())]);
-        assert!(cs[0].references_in.is_empty());
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::golden::GoldenQuery;
 use crate::metrics::norm_key;
-use crate::run::EvalOutput;
+use crate::searcher::EvalOutput;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -50,6 +50,7 @@ pub mod legalquad;
 pub mod metrics;
 pub mod report;
 pub mod run;
+pub mod searcher;
 pub mod stats;
 
 pub use bench::{compare_bench, BenchComparison, BenchRow, BenchTable, Machine};

@@ -8,8 +8,9 @@ use crate::metrics::{
     citation_matches, dedupe_norms, distinct_expected, first_relevant_rank, hit_at_k, ndcg_at_k,
     reciprocal_rank, relevance_for,
 };
+pub use crate::searcher::{EvalOutput, Searcher};
 use crate::stats::{mean, median, percentile};
-use paragraf_types::{AbstainReason, Answer, SearchResponse, Timings};
+use paragraf_types::{AbstainReason, Timings};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,39 +37,6 @@ pub struct RunConfig {
     pub generate: bool,
     /// Worker threads; 0 → rayon's default (one per core).
     pub threads: usize,
-}
-
-/// One engine output for one question at one stage.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct EvalOutput {
-    /// Ranked results and assessment, as the output contract defines them.
-    pub response: SearchResponse,
-    /// Query-analysis features (`jurisdiction`, `historical`, `scope`,
-    /// `control_intent`, …) as JSON; see [`crate::checks`] for the keys read.
-    pub analysis: serde_json::Value,
-    /// Grounded answer when generating (`response.answer` is used when this
-    /// is `None`).
-    pub answer: Option<Answer>,
-    /// Milliseconds per pipeline stage; `response.timings_ms` is used when
-    /// this is empty. `generate` feeds tokens/s.
-    pub timings: Timings,
-}
-
-/// The engine seen by the evaluator. Implemented by the engine crate's
-/// caller; must be callable from several threads at once.
-pub trait Searcher: Sync {
-    /// Answer `query` with the pipeline cut at ablation `stage`.
-    fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String>;
-}
-
-/// Any `Fn(query, stage)` is a searcher (handy for tests and adapters).
-impl<F> Searcher for F
-where
-    F: Fn(&str, &str) -> Result<EvalOutput, String> + Sync,
-{
-    fn search(&self, query: &str, stage: &str) -> Result<EvalOutput, String> {
-        self(query, stage)
-    }
 }
 
 /// Answer figures of one question.

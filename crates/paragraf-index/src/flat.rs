@@ -9,8 +9,8 @@
 //! layer 0), same graph, so recall matches; ties break by id, so the result
 //! is deterministic.
 
-use crate::dense::dot;
 use crate::topk::{hit_order, Hit};
+use crate::vector::dot;
 use hnsw_rs::prelude::Hnsw;
 use std::cell::RefCell;
 use std::cmp::{Ordering, Reverse};

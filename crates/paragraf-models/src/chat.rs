@@ -4,7 +4,39 @@
 //! `models.toml`). Prompts are rendered as pieces so that special tokens are
 //! inserted by id and message text can never inject one.
 
-use crate::generate::{ChatMessage, Role};
+use serde::Serialize;
+
+/// Role of a chat message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// System instructions.
+    System,
+    /// The user.
+    User,
+    /// The model.
+    Assistant,
+}
+
+impl Role {
+    /// Lower-case name used by the templates.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChatMessage {
+    /// Who speaks.
+    pub role: Role,
+    /// What is said.
+    pub content: String,
+}
 
 /// A supported chat template family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 //! stop tokens and strings, streaming, KV cache within a request.
 
 use crate::chat::{default_system, render_chat, ChatTemplate, PromptPiece};
+pub use crate::chat::{ChatMessage, Role};
 use crate::gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
 use crate::registry::{Architecture, ModelEntry, ModelKind};
 use crate::resolve::{resolve, ResolveOptions};
@@ -17,38 +18,6 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// Role of a chat message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// System instructions.
-    System,
-    /// The user.
-    User,
-    /// The model.
-    Assistant,
-}
-
-impl Role {
-    /// Lower-case name used by the templates.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
-
-/// One chat message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChatMessage {
-    /// Who speaks.
-    pub role: Role,
-    /// What is said.
-    pub content: String,
-}
 
 /// Generation parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
