@@ -4,7 +4,8 @@
 //! builds of the real architectures (XLM-R large = bge-m3; a Qwen2.5-1.5B
 //! shaped GGUF written in-process) so GPU machines without weights can run it.
 
-use crate::embed::{EncoderModel, TextKind};
+use crate::embed::TextKind;
+use crate::embed_run::EncoderModel;
 pub use crate::encoder::random_encoder_tensors;
 use crate::encoder::{Encoder, EncoderConfig, M3Heads, Positions};
 use crate::generate::{GenParams, GgufGenerator};
@@ -368,7 +369,7 @@ impl RandomEncoder {
                 token_budget: if gpu { 65_536 } else { 4096 },
                 attn_budget: if gpu { usize::MAX } else { 1 << 19 },
                 max_batch: if gpu { 256 } else { 64 },
-                workers: crate::embed::Workers::for_device(device),
+                workers: crate::embed_run::Workers::for_device(device),
             },
         })
     }

@@ -304,7 +304,7 @@ pub fn load_generator_from_file(
     }
     let text_tokenizer = match tokenizer_json {
         Some(p) => {
-            let t = crate::embed::load_tokenizer_json(p)?;
+            let t = crate::embed_load::load_tokenizer_json(p)?;
             let n = t.get_vocab_size(true);
             if n > n_vocab {
                 return Err(ModelError::Tokenizer {

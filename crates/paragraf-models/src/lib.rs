@@ -9,6 +9,8 @@ pub mod bench;
 mod chat;
 mod device;
 mod embed;
+mod embed_load;
+mod embed_run;
 mod encoder;
 mod error;
 mod generate;
