@@ -1,7 +1,11 @@
 //! Prometheus metrics, written in the text exposition format (0.0.4) by hand:
 //! a few counters, gauges and fixed-bucket histograms need ~150 lines, while
 //! the `prometheus`/`metrics` crates would add a registry, global state and a
-//! dozen transitive dependencies for the same output.
+//! dozen transitive dependencies for the same output. Every label comes from
+//! a closed set (route templates, known methods, status codes). The standard
+//! process metrics (`process_resident_memory_bytes`, `process_start_time_seconds`,
+//! `process_open_fds`, `process_threads`) come from the workspace's one
+//! `/proc` reader.
 
 use paragraf_types::Timings;
 use std::collections::BTreeMap;
@@ -117,6 +121,22 @@ pub struct Metrics {
     job_micros: AtomicU64,
     connections_open: AtomicI64,
     connections_timed_out: AtomicU64,
+    started: StartTime,
+}
+
+/// When the metrics (the server) started, seconds since the Unix epoch.
+#[derive(Debug)]
+struct StartTime(f64);
+
+impl Default for StartTime {
+    fn default() -> Self {
+        StartTime(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or(0.0),
+        )
+    }
 }
 
 impl Metrics {
@@ -323,6 +343,37 @@ impl Metrics {
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
             );
         }
+        // the standard process metrics of the Prometheus client libraries
+        // (names and units as they define them); a figure the OS does not
+        // give is left out rather than reported as 0
+        use paragraf_types::memory;
+        let process = [
+            (
+                "process_resident_memory_bytes",
+                "Resident memory size in bytes.",
+                memory::rss_kib().map(|k| (k * 1024) as f64),
+            ),
+            (
+                "process_start_time_seconds",
+                "Start time of the process since unix epoch in seconds.",
+                Some(self.started.0),
+            ),
+            (
+                "process_open_fds",
+                "Number of open file descriptors.",
+                memory::open_fds().map(|n| n as f64),
+            ),
+            (
+                "process_threads",
+                "Number of OS threads in the process.",
+                memory::threads().map(|n| n as f64),
+            ),
+        ];
+        for (name, help, value) in process {
+            if let Some(v) = value {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}");
+            }
+        }
         out
     }
 }
@@ -377,6 +428,26 @@ mod tests {
     #[test]
     fn labels_are_escaped() {
         assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn process_metrics_are_exported() {
+        let text = Metrics::default().render();
+        for name in [
+            "process_resident_memory_bytes",
+            "process_start_time_seconds",
+            "process_open_fds",
+            "process_threads",
+        ] {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("{name} ")))
+                .unwrap_or_else(|| panic!("{name} missing:\n{text}"));
+            let v: f64 = line[name.len() + 1..].parse().unwrap();
+            assert!(v > 0.0, "{line}");
+            assert!(text.contains(&format!("# TYPE {name} gauge")));
+        }
     }
 
     #[test]

@@ -28,6 +28,18 @@ pub fn peak_rss_kib() -> Option<u64> {
     status_kib("/proc/self/status", "VmHWM")
 }
 
+/// Threads of this process now (`Threads`).
+pub fn threads() -> Option<u64> {
+    status_kib("/proc/self/status", "Threads")
+}
+
+/// Open file descriptors of this process now (entries of `/proc/self/fd`).
+pub fn open_fds() -> Option<u64> {
+    std::fs::read_dir("/proc/self/fd")
+        .ok()
+        .map(|d| d.count() as u64)
+}
+
 /// Resident set size of process `pid` now (`VmRSS`), KiB.
 pub fn rss_kib_of(pid: u32) -> Option<u64> {
     status_kib(&format!("/proc/{pid}/status"), "VmRSS")
@@ -51,5 +63,7 @@ mod tests {
         let peak = peak_rss_kib().expect("VmHWM on Linux");
         assert!(now > 0 && peak >= now, "rss {now} peak {peak}");
         assert_eq!(rss_kib_of(std::process::id()).map(|k| k > 0), Some(true));
+        assert!(threads().is_some_and(|t| t >= 1));
+        assert!(open_fds().is_some_and(|n| n >= 3), "stdin, stdout, stderr");
     }
 }
