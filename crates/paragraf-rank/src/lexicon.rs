@@ -63,6 +63,8 @@ struct RawDomain {
     signals: Vec<String>,
     #[serde(default)]
     together: Vec<Vec<String>>,
+    #[serde(default)]
+    except: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,6 +139,9 @@ pub struct DomainEntry {
     /// Groups of patterns that name the domain only together, anywhere in
     /// the question ("Daten … verarbeiten").
     pub together: Vec<Vec<Pattern>>,
+    /// Words that contain a signal but are another word ("Bewerbung" holds
+    /// "werbung"): tokens matching one of these never fire the domain.
+    pub except: Vec<Pattern>,
 }
 
 /// A regulation with its aliases.
@@ -265,6 +270,7 @@ impl Lexicon {
                     .enumerate()
                     .map(|(k, g)| patterns(&format!("{f}.together[{k}]"), g))
                     .collect::<Result<_, _>>()?,
+                except: patterns(&format!("{f}.except"), &d.except)?,
             });
         }
         let mut regulations = Vec::new();

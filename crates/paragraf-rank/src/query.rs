@@ -398,14 +398,31 @@ pub fn analyze_query_with(
 
     // domains: lexicon signals, then the domains of named regulations
     for d in &lex.domains {
-        if let Some((p, words)) = first_match(&d.signals, &toks) {
+        let kept: Vec<String>;
+        let toks: &[String] = if d.except.is_empty() {
+            &toks
+        } else {
+            kept = toks
+                .iter()
+                .map(|t| {
+                    let one = std::slice::from_ref(t);
+                    if d.except.iter().any(|e| e.matches(one)) {
+                        String::new() // matches no pattern token
+                    } else {
+                        t.clone()
+                    }
+                })
+                .collect();
+            &kept
+        };
+        if let Some((p, words)) = first_match(&d.signals, toks) {
             if push_unique(&mut q.domains, d.domain) {
                 q.push("domain", &p.source, format!("{} ({words})", d.domain));
             }
         } else if let Some(g) = d
             .together
             .iter()
-            .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(&toks)))
+            .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(toks)))
         {
             if push_unique(&mut q.domains, d.domain) {
                 let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
@@ -833,6 +850,47 @@ mod tests {
             lex,
         );
         assert!(!q.domains.contains(&Domain::Cyber), "{:?}", q.signals);
+    }
+
+    #[test]
+    fn domains_meet_participles_possessive_data_and_not_look_alikes() {
+        let lex = Lexicon::builtin();
+        let dp = |s: &str| {
+            analyze_query(s, &[], lex)
+                .domains
+                .contains(&Domain::DataProtection)
+        };
+        let has = |s: &str, d: Domain| analyze_query(s, &[], lex).domains.contains(&d);
+        // the participle of a separable verb meets the verb's pattern
+        // (`weitergeb*`), someone's own data under its own name
+        assert!(dp(
+            "Die Versicherung hat Daten über meinen Unfall weitergegeben, ohne zu fragen."
+        ));
+        assert!(dp(
+            "Eine Agentur hat meine Bewegungsdaten aus der Lauf-App ausgewertet."
+        ));
+        assert!(dp("Who may see my sleep data?"));
+        assert!(dp("Darf der Hersteller meine Schlafdaten sehen?"));
+        // machine data handled is still no personal data
+        assert!(!dp("Wurden die Sensordaten der Anlage weitergegeben?"));
+        // a job application is no advertising
+        assert!(!has(
+            "Wie lange dürfen Bewerbungsunterlagen abgelehnter Kandidaten aufgehoben werden?",
+            Domain::Commercial
+        ));
+        assert!(has(
+            "Ist Werbung per Fax an Firmenkunden erlaubt?",
+            Domain::Commercial
+        ));
+        // applications, CVs and the boss are employment
+        assert!(has(
+            "Darf meine Vorgesetzte meine Pausenzeiten kontrollieren?",
+            Domain::Employment
+        ));
+        assert!(has(
+            "Müssen Lebensläufe nach der Stellenbesetzung vernichtet werden?",
+            Domain::Employment
+        ));
     }
 
     #[test]

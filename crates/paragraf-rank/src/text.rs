@@ -45,14 +45,18 @@ pub(crate) fn tokens(text: &str, keep_star: bool) -> Vec<String> {
     out
 }
 
-pub(crate) use paragraf_types::german::without_zu_infix;
+pub(crate) use paragraf_types::german::{without_ge_infix, without_zu_infix};
 
 /// The question's tokens, then an empty separator, then the variants of
-/// tokens that have one ([`without_zu_infix`]). The separator matches no
-/// pattern token, so a multi-token pattern never spans into the variants.
+/// tokens that have one ([`without_zu_infix`], [`without_ge_infix`]). The
+/// separator matches no pattern token, so a multi-token pattern never spans
+/// into the variants.
 pub(crate) fn tokens_with_variants(text: &str) -> Vec<String> {
     let mut toks = tokens(text, false);
-    let variants: Vec<String> = toks.iter().filter_map(|t| without_zu_infix(t)).collect();
+    let variants: Vec<String> = toks
+        .iter()
+        .filter_map(|t| without_zu_infix(t).or_else(|| without_ge_infix(t)))
+        .collect();
     if !variants.is_empty() {
         toks.push(String::new());
         toks.extend(variants);

@@ -1,5 +1,6 @@
 //! A tiny German morphology helper shared by query analysis (lexicon
-//! patterns) and the index analyzer: the `zu` inside an infinitive.
+//! patterns) and the index analyzer: the `zu` inside an infinitive and the
+//! `ge` inside a past participle of a separable verb.
 
 /// Separable verb prefixes that take the `zu` of an infinitive inside the
 /// word („aufzubewahren“, „bereitzustellen“, „einzuholen“).
@@ -21,9 +22,55 @@ pub fn without_zu_infix(tok: &str) -> Option<String> {
     })
 }
 
+/// The verb without the `ge` of its past participle, for separable verbs
+/// („weitergegeben“ → „weitergeben“, „ausgewertet“ → „auswertet“,
+/// „eingewilligt“ → „einwilligt“, „hochgeladen“ is not covered: `hoch` is
+/// no prefix of the list), so a lexicon pattern on the verb's stem
+/// (`weitergeb*`, `auswert*`, `einwillig*`) meets the participle. `None`
+/// when `tok` has no such `ge`; the rest must keep at least four letters
+/// and end like a participle (`t`, `en` and their inflections), so
+/// „angebot“, „ausgang“, „eingabe“ stay as they are.
+pub fn without_ge_infix(tok: &str) -> Option<String> {
+    const ENDINGS: &[&str] = &[
+        "t", "te", "ten", "ter", "tes", "tem", "en", "ene", "enen", "ener", "enes", "enem",
+    ];
+    SEPARABLE_PREFIXES.iter().find_map(|p| {
+        let rest = tok.strip_prefix(p)?.strip_prefix("ge")?;
+        (rest.chars().count() >= 4 && ENDINGS.iter().any(|e| rest.ends_with(e)))
+            .then(|| format!("{p}{rest}"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inner_ge_of_separable_participles() {
+        for (form, verb) in [
+            ("weitergegeben", "weitergeben"),
+            ("weitergegebenen", "weitergebenen"),
+            ("ausgewertet", "auswertet"),
+            ("eingewilligt", "einwilligt"),
+            ("abgelehnt", "ablehnt"),
+            ("aufgezeichnet", "aufzeichnet"),
+            ("festgelegten", "festlegten"),
+            ("vorgesehen", "vorsehen"),
+        ] {
+            assert_eq!(without_ge_infix(form).as_deref(), Some(verb), "{form}");
+        }
+        for keep in [
+            "angebot",
+            "ausgang",
+            "eingabe",
+            "aufgabe",
+            "weitergeben",
+            "gegeben",
+            "abgabe",
+        ] {
+            assert_eq!(without_ge_infix(keep), None, "{keep}");
+        }
+    }
 
     #[test]
     fn inner_zu_of_separable_verbs() {
