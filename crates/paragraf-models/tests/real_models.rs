@@ -1,7 +1,9 @@
 //! Real small models (fetched by `../shared/models/fetch-test-models.sh`),
-//! located through `PARAGRAF_TEST_MODELS`. Skipped with a message when unset.
+//! located through `PARAGRAF_TEST_MODELS`; without them each test says it did
+//! not run, and fails under `PARAGRAF_REQUIRE_INPUTS=1` (CI, `scripts/test.sh`).
 
 use paragraf_models::*;
+use paragraf_types::vector::dot;
 use std::path::PathBuf;
 
 fn models_dir() -> Option<PathBuf> {
@@ -21,10 +23,6 @@ fn opts(dir: PathBuf) -> ResolveOptions {
         model_dir: Some(dir),
         allow_download: false,
     }
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 #[test]

@@ -20,6 +20,7 @@ pub mod memory;
 pub mod output;
 pub mod rng;
 pub mod time;
+pub mod vector;
 
 pub mod inputs;
 pub use chunk::{Chunk, ChunkId, Framework, NormRef};
