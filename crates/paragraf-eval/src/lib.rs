@@ -47,6 +47,7 @@ pub mod compare;
 pub mod error;
 pub mod golden;
 pub mod legalquad;
+pub mod machine;
 pub mod metrics;
 pub mod report;
 pub mod run;
