@@ -50,6 +50,10 @@ pub enum EvalError {
         at: String,
         message: String,
     },
+    /// Shard reports that do not make one run (`eval --merge`), or a bad
+    /// `--shard` value.
+    #[error("{what}: {message}")]
+    Shard { what: String, message: String },
     /// A saved eval or bench report could not be parsed.
     #[error("{path}: invalid report JSON: {source}")]
     ReportJson {

@@ -62,7 +62,7 @@ pub use golden::{
     answers_path, attach_answer_facts, load_golden, parse_golden, Expect, GoldenQuery,
 };
 pub use run::{
-    run_eval, score_query, Aggregate, AnswerAggregate, AnswerStats, EvalOutput, EvalReport,
-    QueryResult, Rate, ReportMeta, RunConfig, Searcher, StageReport,
+    merge_shards, run_eval, score_query, shard_of, Aggregate, AnswerAggregate, AnswerStats,
+    EvalOutput, EvalReport, QueryResult, Rate, ReportMeta, RunConfig, Searcher, Shard, StageReport,
 };
 pub use stats::{median, percentile, within_noise, Stat};

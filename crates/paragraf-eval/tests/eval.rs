@@ -615,3 +615,69 @@ fn grounding_is_checked_against_the_retrieved_results() {
     );
     assert_eq!(a.abstain_reasons.get("not_relevant"), Some(&1));
 }
+
+#[test]
+fn shards_merge_into_the_unsharded_report() {
+    use paragraf_eval::{merge_shards, shard_of, Shard};
+    let golden = load_golden(&fixture()).unwrap();
+    let cfg = RunConfig {
+        label: "fixture".into(),
+        stages: vec!["weak".into(), "good".into()],
+        generate: true,
+        threads: 2,
+    };
+    let fake = || Fake {
+        calls: AtomicUsize::new(0),
+    };
+    let whole = run_eval(&golden, &fake(), &cfg, None);
+    let parts: Vec<EvalReport> = (1..=3)
+        .map(|i| {
+            let (qs, shard) = shard_of(&golden, format!("{i}/3").parse().unwrap());
+            let mut r = run_eval(&qs, &fake(), &cfg, None);
+            r.meta.shard = Some(shard);
+            r
+        })
+        .collect();
+    assert_eq!(parts.iter().map(|p| p.meta.queries).sum::<usize>(), 9);
+    // in any order
+    let shuffled = vec![parts[2].clone(), parts[0].clone(), parts[1].clone()];
+    let merged = merge_shards(&shuffled).unwrap();
+    let strip = |mut r: EvalReport| {
+        r.meta.created_utc.clear();
+        r.meta.wall_s = 0.0;
+        r.meta.threads = 0;
+        for s in &mut r.stages {
+            s.aggregate.latency = Default::default();
+            for a in s.by_lang.values_mut() {
+                a.latency = Default::default();
+            }
+            for q in &mut s.queries {
+                q.wall_ms = 0.0;
+            }
+        }
+        r
+    };
+    assert!(merged.meta.shard.is_none());
+    assert_eq!(strip(merged), strip(whole));
+    // incomplete, repeated or foreign shards are refused with the reason
+    let e = merge_shards(&parts[..2]).unwrap_err().to_string();
+    assert!(e.contains("3/3 is missing"), "{e}");
+    let e = merge_shards(&[parts[0].clone(), parts[0].clone(), parts[1].clone()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("repeats"), "{e}");
+    let mut other = parts[1].clone();
+    other.meta.shard = Some(Shard {
+        index: 1,
+        count: 4,
+        total: 9,
+    });
+    let e = merge_shards(&[parts[0].clone(), other, parts[2].clone()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("another split"), "{e}");
+    // bad --shard values
+    for bad in ["0/3", "4/3", "1", "a/b", "1/0"] {
+        assert!(bad.parse::<Shard>().is_err(), "{bad}");
+    }
+}

@@ -378,6 +378,15 @@ pub struct EvalArgs {
     /// Compare two earlier runs (JSON reports): which questions flipped.
     #[arg(long, num_args = 2, value_names = ["RUN_A", "RUN_B"])]
     pub compare: Option<Vec<PathBuf>>,
+    /// Run only shard I of N of the golden set (questions at positions
+    /// I-1 modulo N), e.g. one per GPU; the report is
+    /// `eval.shard-I-of-N.json`. Combine the shards with `--merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Merge the JSON reports of every shard of one run into the report of
+    /// the whole run (the figures an unsharded run gives).
+    #[arg(long, num_args = 1.., value_name = "SHARD_REPORT", conflicts_with_all = ["shard", "compare"])]
+    pub merge: Vec<PathBuf>,
     /// Embedder for LegalQuAD.
     #[arg(long, default_value = "multilingual-e5-small")]
     pub embedder: String,

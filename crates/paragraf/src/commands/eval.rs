@@ -105,6 +105,16 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
         }
         return Ok(());
     }
+    if !a.merge.is_empty() {
+        let reports = a
+            .merge
+            .iter()
+            .map(|p| EvalReport::load(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let report = paragraf_eval::merge_shards(&reports)
+            .map_err(|e| anyhow::Error::new(crate::BadFlag(format!("--merge: {e}"))))?;
+        return write_report(g, &a, &report);
+    }
     if a.suite.as_deref() == Some("legalquad") {
         return legalquad(g, &a);
     }
@@ -125,6 +135,18 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
             .with_context(|| format!("reading answer facts {}", answers.display()))?;
         paragraf_eval::attach_answer_facts(&mut golden, &text, &answers.display().to_string())?;
     }
+    // after the answer facts: they are attached by id to the whole set
+    let shard = match &a.shard {
+        Some(s) => {
+            let s: paragraf_eval::Shard = s
+                .parse()
+                .map_err(|e| anyhow::Error::new(crate::BadFlag(format!("{e}"))))?;
+            let (part, s) = paragraf_eval::shard_of(&golden, s);
+            golden = part;
+            Some(s)
+        }
+        None => None,
+    };
     let engine = open_engine(g, &a.flags, None, false)?;
     let model = if a.generate {
         Some(match &a.model {
@@ -176,16 +198,27 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     } else {
         indicatif::ProgressBar::new(golden.len() as u64)
     };
-    let report = run_eval(
+    let mut report = run_eval(
         &golden,
         &searcher,
         &cfg,
         Some(&|done, _total| bar.set_position(done as u64)),
     );
     bar.finish_and_clear();
+    report.meta.shard = shard;
+    write_report(g, &a, &report)
+}
+
+/// Write the report files (`eval.json`, `.md`, `.svg`, named `eval.shard-i-of-n`
+/// for a shard) and print the table or the JSON.
+fn write_report(g: &Global, a: &EvalArgs, report: &EvalReport) -> Result<()> {
+    let stem = match report.meta.shard {
+        Some(s) => format!("eval.shard-{}-of-{}", s.index + 1, s.count),
+        None => "eval".to_string(),
+    };
     let dir = super::report_dir(g, &a.report_dir);
     let files = report
-        .write_files(&dir, "eval")
+        .write_files(&dir, &stem)
         .with_context(|| format!("writing report to {}", dir.display()))?;
     if a.json {
         println!("{}", report.to_json());
