@@ -26,21 +26,17 @@ fn labels(n: &RawNorm) -> Vec<Option<&str>> {
     n.units.iter().map(|u| u.label.as_deref()).collect()
 }
 
+#[path = "support/shared_corpus.rs"]
+mod shared_corpus;
+
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("PARAGRAF_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/corpus"
-            ))
-        });
-    if p.join("README.md").exists() {
-        Some(p)
-    } else {
-        paragraf_types::inputs::input_missing(&format!("the shared corpus at {}", p.display()));
-        None
+    let p = shared_corpus::corpus_dir();
+    if p.is_none() {
+        paragraf_types::inputs::input_missing(
+            "the shared corpus (../shared/corpus or PARAGRAF_CORPUS)",
+        );
     }
+    p
 }
 
 fn read_corpus(root: &std::path::Path, rel: &str) -> Option<Vec<u8>> {

@@ -5,20 +5,11 @@
 use paragraf_corpus::{ingest, IngestOptions, Ingested};
 use paragraf_types::{NormRef, SourceRole, Status};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
-fn corpus_dir() -> Option<PathBuf> {
-    let p = std::env::var_os("PARAGRAF_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/corpus"
-            ))
-        });
-    p.is_dir().then_some(p)
-}
+#[path = "support/shared_corpus.rs"]
+mod shared_corpus;
+use shared_corpus::corpus_dir;
 
 fn corpus() -> Option<&'static Ingested> {
     static C: OnceLock<Option<Ingested>> = OnceLock::new();

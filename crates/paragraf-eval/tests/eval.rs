@@ -255,6 +255,24 @@ fn run(stages: &[&str], generate: bool, threads: usize) -> EvalReport {
     rep
 }
 
+/// A report without what the clock decides (start, wall times, latency,
+/// threads), for comparing runs.
+fn without_timing(mut r: EvalReport) -> EvalReport {
+    r.meta.created_utc.clear();
+    r.meta.wall_s = 0.0;
+    r.meta.threads = 0;
+    for s in &mut r.stages {
+        s.aggregate.latency = Default::default();
+        for a in s.by_lang.values_mut() {
+            a.latency = Default::default();
+        }
+        for q in &mut s.queries {
+            q.wall_ms = 0.0;
+        }
+    }
+    r
+}
+
 fn close(a: Option<f64>, b: f64) -> bool {
     a.is_some_and(|a| (a - b).abs() < 1e-9)
 }
@@ -342,18 +360,7 @@ fn metrics_of_the_scripted_engine() {
 
 #[test]
 fn output_is_deterministic_across_thread_counts() {
-    let strip = |mut r: EvalReport| {
-        r.meta.created_utc.clear();
-        r.meta.wall_s = 0.0;
-        r.meta.threads = 0;
-        for s in &mut r.stages {
-            s.aggregate.latency = Default::default();
-            for q in &mut s.queries {
-                q.wall_ms = 0.0;
-            }
-        }
-        r
-    };
+    let strip = without_timing;
     let a = strip(run(&["weak", "good"], false, 1));
     let b = strip(run(&["weak", "good"], false, 4));
     assert_eq!(a, b);
@@ -642,21 +649,7 @@ fn shards_merge_into_the_unsharded_report() {
     // in any order
     let shuffled = vec![parts[2].clone(), parts[0].clone(), parts[1].clone()];
     let merged = merge_shards(&shuffled).unwrap();
-    let strip = |mut r: EvalReport| {
-        r.meta.created_utc.clear();
-        r.meta.wall_s = 0.0;
-        r.meta.threads = 0;
-        for s in &mut r.stages {
-            s.aggregate.latency = Default::default();
-            for a in s.by_lang.values_mut() {
-                a.latency = Default::default();
-            }
-            for q in &mut s.queries {
-                q.wall_ms = 0.0;
-            }
-        }
-        r
-    };
+    let strip = without_timing;
     assert!(merged.meta.shard.is_none());
     assert_eq!(strip(merged), strip(whole));
     // incomplete, repeated or foreign shards are refused with the reason
