@@ -8,11 +8,12 @@
 
 use crate::prompt::build_prompt;
 use crate::{AnswerProgress, AskOptions, Engine, EngineError, SearchOptions};
-use paragraf_eval::bench::{repeat, BenchRow, BenchTable, Machine};
+use paragraf_eval::bench::{repeat, BenchRow, BenchTable};
+use paragraf_eval::machine::{peak_rss_mib, Machine};
 use paragraf_eval::stats::Stat;
 use paragraf_models::{
-    bench as mb, list_models, load_embedder, load_generator, select_device, ChatMessage,
-    DeviceChoice, GenParams, Generator, Registry, ResolveOptions, Role,
+    bench as mb, list_models, load_embedder, load_generator, ChatMessage, DeviceChoice, GenParams,
+    Generator, Registry, ResolveOptions, Role,
 };
 use paragraf_types::Lang;
 use std::collections::BTreeMap;
@@ -46,10 +47,7 @@ pub fn bench_models(
 ) -> Result<BenchTable, EngineError> {
     let reg = opts.registry;
     let ropts = opts.resolve;
-    let (dev, warn) = select_device(opts.device);
-    if let Some(w) = warn {
-        tracing::warn!("{w}");
-    }
+    let dev = crate::models::open_device(opts.device);
     let dev_name = if dev.is_cpu() {
         "cpu".to_string()
     } else {
@@ -89,14 +87,8 @@ pub fn bench_models(
         let rss0 = rss_mib().unwrap_or(0.0);
         match s.kind.as_str() {
             "embedder" => {
-                let load = repeat(0, reps, || -> Result<f64, EngineError> {
-                    let t = Instant::now();
-                    let e = load_embedder(reg, &s.name, ropts, &dev)?;
-                    drop(e);
-                    Ok(t.elapsed().as_secs_f64() * 1e3)
-                })?;
+                let (load, e) = timed_loads(reps, || load_embedder(reg, &s.name, ropts, &dev))?;
                 row.load_ms = load;
-                let e = load_embedder(reg, &s.name, ropts, &dev)?;
                 row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
                 let mut naive = Vec::new();
                 for tokens in [128usize, 512] {
@@ -160,14 +152,9 @@ pub fn bench_models(
                 row.query_embed_p95_ms = Stat::from_samples(&p95);
             }
             "answer" => {
-                let load = repeat(0, reps, || -> Result<f64, EngineError> {
-                    let t = Instant::now();
-                    let m = load_generator(reg, &s.name, ropts, &dev)?;
-                    drop(m);
-                    Ok(t.elapsed().as_secs_f64() * 1e3)
-                })?;
+                let (load, mut m) =
+                    timed_loads(reps, || load_generator(reg, &s.name, ropts, &dev))?;
                 row.load_ms = load;
-                let mut m = load_generator(reg, &s.name, ropts, &dev)?;
                 row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
                 let messages = match &engine {
                     Some(engine) => real_prompt(engine, m.as_ref())?,
@@ -236,9 +223,28 @@ pub fn bench_models(
     }
     table.notes.push(format!(
         "peak RSS of the whole run: {:.0} MiB",
-        paragraf_eval::bench::peak_rss_mib().unwrap_or(0.0)
+        peak_rss_mib().unwrap_or(0.0)
     ));
     Ok(table)
+}
+
+/// Load a model `reps` times (at least once), the previous copy dropped
+/// before each load; the load times in ms and the last copy, which the
+/// bench goes on with (no extra load after the timed ones).
+fn timed_loads<T>(
+    reps: usize,
+    mut load: impl FnMut() -> Result<T, paragraf_models::ModelError>,
+) -> Result<(Option<Stat>, T), EngineError> {
+    let mut ms = Vec::with_capacity(reps.max(1));
+    let mut last = None;
+    for _ in 0..reps.max(1) {
+        drop(last.take()); // free the previous copy before the next load
+        let t = Instant::now();
+        last = Some(load()?);
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let model = last.ok_or_else(|| EngineError::Other("no model loaded".into()))?;
+    Ok((Stat::from_samples(&ms), model))
 }
 
 fn real_prompt(engine: &Engine, m: &dyn Generator) -> Result<Vec<ChatMessage>, EngineError> {

@@ -8,9 +8,7 @@ use paragraf_index::{
     EmbedderMeta, EmbeddingCheckpoint, HeadingEntry, HeadingVectors, HnswParams, IndexManifest,
     InvertedIndex,
 };
-use paragraf_models::{
-    load_embedder, select_device, DeviceChoice, Embedder, Registry, ResolveOptions, TextKind,
-};
+use paragraf_models::{load_embedder, DeviceChoice, Embedder, Registry, ResolveOptions, TextKind};
 use paragraf_types::{Chunk, Lang, NormRef};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -145,18 +143,18 @@ pub(crate) struct Embedded {
 /// Embed `texts` as passages, reusing what the checkpoint holds for the
 /// same id and text and appending every finished batch to it, so that an
 /// interrupted build resumes. Progress is reported as stage `stage`.
-pub(crate) fn embed_resumable(
+pub(crate) fn embed_resumable<S: AsRef<str>>(
     embedder: &dyn Embedder,
     ckpt: &mut EmbeddingCheckpoint,
     ids: &[String],
-    texts: &[String],
+    texts: &[S],
     batch_size: usize,
     stage: &'static str,
     progress: &dyn Fn(BuildEvent),
 ) -> Result<Embedded, EngineError> {
     let info = embedder.info().clone();
     let dim = info.dim;
-    let hashes: Vec<[u8; 32]> = texts.iter().map(|s| text_hash(s)).collect();
+    let hashes: Vec<[u8; 32]> = texts.iter().map(|s| text_hash(s.as_ref())).collect();
     let mut vectors = vec![0f32; texts.len() * dim];
     let mut sparse: Vec<Vec<(u32, f32)>> = vec![Vec::new(); texts.len()];
     let mut todo: Vec<usize> = Vec::new();
@@ -181,11 +179,11 @@ pub(crate) fn embed_resumable(
         done: reused as u64,
     });
     // longest first inside the embedder's batching; here batches of similar length
-    todo.sort_by_key(|&i| (std::cmp::Reverse(texts[i].len()), i));
+    todo.sort_by_key(|&i| (std::cmp::Reverse(texts[i].as_ref().len()), i));
     let mut truncated = 0usize;
     let mut done = reused as u64;
     for batch in todo.chunks(batch_size.max(1)) {
-        let refs: Vec<&str> = batch.iter().map(|&i| texts[i].as_str()).collect();
+        let refs: Vec<&str> = batch.iter().map(|&i| texts[i].as_ref()).collect();
         let out = embedder.embed(&refs, TextKind::Passage)?;
         truncated += out.truncated;
         let mut entries = Vec::with_capacity(batch.len());
@@ -276,10 +274,7 @@ pub fn build_index(
 
     // embed, resumable
     let t = Instant::now();
-    let (device, warning) = select_device(opts.device);
-    if let Some(w) = warning {
-        tracing::warn!("{w}");
-    }
+    let device = crate::models::open_device(opts.device);
     let embedder = load_embedder(&opts.registry, &opts.embedder, &opts.resolve, &device)?;
     let info = embedder.info().clone();
     let ckpt_path = opts.checkpoint.clone().unwrap_or_else(|| {

@@ -25,13 +25,12 @@ pub mod query_embed;
 
 use paragraf_corpus::Manifest;
 use paragraf_index::{open_index, LoadedIndex};
-use paragraf_models::{
-    load_embedder, load_generator, select_device, ChatMessage, Embedder, Generator,
-};
+use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
     analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
     Lexicon,
 };
+use paragraf_types::vector::dot;
 use paragraf_types::{AbstainReason, Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -201,10 +200,7 @@ impl Engine {
             });
         }
         let index = open_index(&opts.index_dir, None)?;
-        let (device, warning) = select_device(opts.device);
-        if let Some(w) = warning {
-            tracing::warn!("{w}");
-        }
+        let device = crate::models::open_device(opts.device);
         let embedder: std::sync::Arc<dyn Embedder> = load_embedder(
             &opts.registry,
             &index.manifest.embedder.name,
@@ -509,12 +505,9 @@ impl Engine {
             .iter()
             .map(|&doc| {
                 let s = cand[&doc];
-                let dense = s.dense.or_else(|| {
-                    Some(paragraf_index::dense::dot(
-                        &qe.dense,
-                        self.index.dense.vector(doc),
-                    ))
-                });
+                let dense = s
+                    .dense
+                    .or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
                 let h = heading_of[self.chunk_norm[doc as usize] as usize];
                 Candidate {
                     chunk: &chunks[doc as usize],

@@ -9,6 +9,17 @@ use paragraf_models::{
     ResolveOptions, TextKind,
 };
 
+/// The device `choice` resolves to on this machine; a fallback (a GPU asked
+/// for and not there) is logged as a warning. Every engine entry opens its
+/// device here.
+pub(crate) fn open_device(choice: DeviceChoice) -> candle_core::Device {
+    let (dev, warn) = select_device(choice);
+    if let Some(w) = warn {
+        tracing::warn!("{w}");
+    }
+    dev
+}
+
 /// Every model of the registry with where its files are (or would be).
 pub fn list(reg: &Registry, opts: &ResolveOptions) -> Vec<ModelStatus> {
     list_models(reg, opts)
@@ -31,10 +42,7 @@ pub fn default_answer_model(reg: &Registry, opts: &ResolveOptions) -> Option<Str
 /// The device `choice` resolves to on this machine: `None` for the CPU
 /// (also when a GPU was asked for and is not there; the reason is logged).
 pub fn accelerator(choice: DeviceChoice) -> Option<String> {
-    let (dev, warn) = select_device(choice);
-    if let Some(w) = warn {
-        tracing::warn!("{w}");
-    }
+    let dev = open_device(choice);
     (!dev.is_cpu()).then(|| format!("{dev:?}"))
 }
 
@@ -57,10 +65,7 @@ pub fn embed_texts(
     texts: &[&str],
     query: bool,
 ) -> Result<Embedded, EngineError> {
-    let (dev, warn) = select_device(device);
-    if let Some(w) = warn {
-        tracing::warn!("{w}");
-    }
+    let dev = open_device(device);
     let e = load_embedder(reg, name, opts, &dev)?;
     let kind = if query {
         TextKind::Query

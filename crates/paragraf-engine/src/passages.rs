@@ -9,10 +9,9 @@ use crate::EngineError;
 use paragraf_index::{
     AnalyzerConfig, DenseIndex, EmbeddingCheckpoint, Hit, HnswParams, InvertedIndex,
 };
-use paragraf_models::{
-    load_embedder, select_device, DeviceChoice, Embedder, Registry, ResolveOptions, TextKind,
-};
+use paragraf_models::{load_embedder, DeviceChoice, Embedder, Registry, ResolveOptions, TextKind};
 use paragraf_rank::{analyze_query, rank, Candidate, Lexicon, RankParams, Stage};
+use paragraf_types::vector::dot;
 use paragraf_types::Chunk;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -52,10 +51,7 @@ impl<'a> PassageSearch<'a> {
     ) -> Result<Self, EngineError> {
         let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
         let inverted = InvertedIndex::build(&texts, None, &AnalyzerConfig::default())?;
-        let (dev, warn) = select_device(device);
-        if let Some(w) = warn {
-            tracing::warn!("{w}");
-        }
+        let dev = crate::models::open_device(device);
         let embedder = load_embedder(reg, embedder, resolve, &dev)?;
         let dim = embedder.info().dim;
         if let Some(parent) = cache.parent() {
@@ -64,12 +60,11 @@ impl<'a> PassageSearch<'a> {
         }
         let mut ckpt = EmbeddingCheckpoint::open(cache, dim)?;
         let ids: Vec<String> = chunks.iter().map(|c| c.id.as_str().to_string()).collect();
-        let owned: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
         let embedded = embed_resumable(
             embedder.as_ref(),
             &mut ckpt,
             &ids,
-            &owned,
+            &texts,
             EMBED_BATCH,
             "embed",
             progress,
@@ -140,8 +135,7 @@ impl<'a> PassageSearch<'a> {
                 let (ds, ls) = cand[&d];
                 Candidate {
                     chunk: &self.chunks[d as usize],
-                    dense: ds
-                        .or_else(|| Some(paragraf_index::dense::dot(&qv, self.dense.vector(d)))),
+                    dense: ds.or_else(|| Some(dot(&qv, self.dense.vector(d)))),
                     lexical: ls,
                     sparse: None,
                     heading: None,

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
 
-pub use crate::machine::{format_utc, parse_kb_field, peak_rss_mib, utc_now, Machine};
+use crate::machine::Machine;
+use paragraf_types::time::utc_now;
 
 /// Measurements of one model candidate. Every figure is a [`Stat`] over the
 /// repetitions (medians reported); `None` where it does not apply (an
@@ -394,51 +395,6 @@ pub fn md_escape(s: &str) -> String {
 mod tests {
     use super::*;
 
-    const CPUINFO: &str = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 2\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 1\n";
-
-    #[test]
-    fn machine_from_proc_text() {
-        let gpu = "Model: \t\t NVIDIA H200\nIRQ:   \t\t 123\n".to_string();
-        let m = Machine::from_proc(
-            Some(CPUINFO),
-            Some("MemTotal:       25165824 kB\nMemFree: 1 kB\n"),
-            &[gpu],
-        );
-        assert_eq!(m.cpu_model, "AMD EPYC 7B13");
-        assert_eq!(m.logical_cores, 3);
-        assert_eq!(m.physical_cores, Some(2));
-        assert_eq!(m.memory_gib, Some(24.0));
-        assert_eq!(m.gpus, vec!["NVIDIA H200"]);
-        let d = m.describe();
-        assert!(
-            d.starts_with("AMD EPYC 7B13, 3 logical cores (2 physical)"),
-            "{d}"
-        );
-        assert!(
-            d.contains("24.0 GiB RAM") && d.contains("GPU: NVIDIA H200"),
-            "{d}"
-        );
-        let none = Machine::from_proc(None, None, &[]);
-        assert_eq!(none.logical_cores, 0);
-        assert!(none
-            .describe()
-            .starts_with("unknown CPU, 0 logical cores, no GPU"));
-    }
-
-    #[test]
-    fn detect_does_not_panic() {
-        let m = Machine::detect();
-        assert!(m.available_parallelism >= 1);
-    }
-
-    #[test]
-    fn utc_formatting() {
-        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(format_utc(1_700_000_000), "2023-11-14T22:13:20Z");
-        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(format_utc(1_798_761_599), "2026-12-31T23:59:59Z");
-    }
-
     fn row(model: &str, decode: &[f64], load: &[f64]) -> BenchRow {
         BenchRow {
             model: model.into(),
@@ -453,7 +409,11 @@ mod tests {
 
     #[test]
     fn table_round_trip_and_markdown() {
-        let mut t = BenchTable::new(Machine::from_proc(Some(CPUINFO), None, &[]), 1, 3);
+        let mut t = BenchTable::new(
+            Machine::from_proc(Some(crate::machine::tests::CPUINFO), None, &[]),
+            1,
+            3,
+        );
         t.rows.push(row(
             "qwen2.5-0.5b",
             &[13.0, 12.5, 13.4],

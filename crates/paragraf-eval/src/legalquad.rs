@@ -5,9 +5,11 @@
 //! `document_id`s of its answers. Questions marked `is_impossible` are
 //! skipped. Metric: nDCG@10 with binary relevance (as MTEB reports it).
 
-use crate::bench::{md_escape, utc_now, Machine};
+use crate::bench::md_escape;
 use crate::error::EvalError;
+use crate::machine::Machine;
 use crate::metrics::{dedupe_ids, first_relevant_rank, ndcg_at_k};
+use paragraf_types::time::utc_now;
 use paragraf_types::{Chunk, ChunkId, Lang, SourceClass, SourceRole};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -54,13 +54,14 @@ pub mod run;
 pub mod searcher;
 pub mod stats;
 
-pub use bench::{compare_bench, BenchComparison, BenchRow, BenchTable, Machine};
+pub use bench::{compare_bench, BenchComparison, BenchRow, BenchTable};
 pub use checks::CheckOutcome;
 pub use compare::{compare, Comparison};
 pub use error::EvalError;
 pub use golden::{
     answers_path, attach_answer_facts, load_golden, parse_golden, Expect, GoldenQuery,
 };
+pub use machine::Machine;
 pub use run::{
     merge_shards, run_eval, score_query, shard_of, Aggregate, AnswerAggregate, AnswerStats,
     EvalOutput, EvalReport, QueryResult, Rate, ReportMeta, RunConfig, Searcher, Shard, StageReport,

@@ -120,7 +120,7 @@ impl Machine {
     }
 }
 
-pub use paragraf_types::memory::parse_kb_field;
+use paragraf_types::memory::parse_kb_field;
 
 /// Peak resident memory of this process (`VmHWM` of `/proc/self/status`)
 /// in MiB; `None` where the file does not exist.
@@ -128,4 +128,44 @@ pub fn peak_rss_mib() -> Option<f64> {
     paragraf_types::memory::peak_rss_kib().map(|kb| kb as f64 / 1024.0)
 }
 
-pub use paragraf_types::time::{format_utc, utc_now};
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) const CPUINFO: &str = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 2\nmodel name\t: AMD EPYC 7B13\nphysical id\t: 0\ncore id\t\t: 1\n";
+
+    #[test]
+    fn machine_from_proc_text() {
+        let gpu = "Model: \t\t NVIDIA H200\nIRQ:   \t\t 123\n".to_string();
+        let m = Machine::from_proc(
+            Some(CPUINFO),
+            Some("MemTotal:       25165824 kB\nMemFree: 1 kB\n"),
+            &[gpu],
+        );
+        assert_eq!(m.cpu_model, "AMD EPYC 7B13");
+        assert_eq!(m.logical_cores, 3);
+        assert_eq!(m.physical_cores, Some(2));
+        assert_eq!(m.memory_gib, Some(24.0));
+        assert_eq!(m.gpus, vec!["NVIDIA H200"]);
+        let d = m.describe();
+        assert!(
+            d.starts_with("AMD EPYC 7B13, 3 logical cores (2 physical)"),
+            "{d}"
+        );
+        assert!(
+            d.contains("24.0 GiB RAM") && d.contains("GPU: NVIDIA H200"),
+            "{d}"
+        );
+        let none = Machine::from_proc(None, None, &[]);
+        assert_eq!(none.logical_cores, 0);
+        assert!(none
+            .describe()
+            .starts_with("unknown CPU, 0 logical cores, no GPU"));
+    }
+
+    #[test]
+    fn detect_does_not_panic() {
+        let m = Machine::detect();
+        assert!(m.available_parallelism >= 1);
+    }
+}

@@ -1,10 +1,10 @@
 //! The batch runner: every golden question through every ablation stage of a
 //! [`Searcher`], scored per question and aggregated per stage.
 
-use crate::bench::Machine;
 use crate::checks::{failed_checks, run_checks, CheckOutcome};
 use crate::error::EvalError;
 use crate::golden::GoldenQuery;
+use crate::machine::Machine;
 use crate::metrics::{
     citation_matches, dedupe_norms, distinct_expected, first_relevant_rank, hit_at_k, ndcg_at_k,
     reciprocal_rank, relevance_for,
@@ -936,7 +936,7 @@ pub fn run_eval(
 ) -> EvalReport {
     let stages = effective_stages(cfg);
     let start = Instant::now();
-    let created_utc = crate::bench::utc_now();
+    let created_utc = paragraf_types::time::utc_now();
     let total = golden.len();
     let done = AtomicUsize::new(0);
     let work = |q: &GoldenQuery| -> Vec<QueryResult> {

@@ -5,9 +5,9 @@
 use crate::error::IndexError;
 use crate::flat::FlatGraph;
 use crate::topk::{hit_order, Hit, TopK};
-pub use crate::vector::{dot, normalize};
 use hnsw_rs::anndists::dist::Distance;
 use hnsw_rs::prelude::{AnnT, Hnsw, HnswIo};
+pub use paragraf_types::vector::{dot, normalize};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

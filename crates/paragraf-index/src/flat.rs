@@ -10,8 +10,8 @@
 //! is deterministic.
 
 use crate::topk::{hit_order, Hit};
-use crate::vector::dot;
 use hnsw_rs::prelude::Hnsw;
+use paragraf_types::vector::dot;
 use std::cell::RefCell;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;

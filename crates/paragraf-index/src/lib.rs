@@ -26,7 +26,6 @@ pub mod headings;
 pub mod inverted;
 pub mod store;
 pub mod topk;
-pub mod vector;
 
 pub use analyzer::{Analyzer, AnalyzerConfig, Bm25Params};
 pub use checkpoint::{text_hash, CheckpointEntry, EmbeddingCheckpoint};

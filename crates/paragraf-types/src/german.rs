@@ -90,7 +90,17 @@ mod tests {
             without_zu_infix("bereitzustellen").as_deref(),
             Some("bereitstellen")
         );
-        for keep in ["abzug", "anzug", "vorzug", "aufzug", "zuzahlung", "auf"] {
+        assert_eq!(without_zu_infix("einzuholen").as_deref(), Some("einholen"));
+        for keep in [
+            "abzug",
+            "anzug",
+            "vorzug",
+            "aufzug",
+            "zuzahlung",
+            "auf",
+            "vorzugsweise",
+            "aufbewahren",
+        ] {
             assert_eq!(without_zu_infix(keep), None, "{keep}");
         }
     }

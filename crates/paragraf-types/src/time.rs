@@ -37,6 +37,7 @@ mod tests {
     #[test]
     fn known_dates() {
         assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(1_700_000_000), "2023-11-14T22:13:20Z");
         assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(format_utc(1_798_761_599), "2026-12-31T23:59:59Z");
     }

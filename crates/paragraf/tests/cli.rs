@@ -492,8 +492,9 @@ fn unknown_model_is_a_clear_error() {
 
 #[test]
 fn bench_compare_reports_noise_and_regressions() {
-    use paragraf_eval::bench::{BenchRow, BenchTable, Machine};
+    use paragraf_eval::bench::{BenchRow, BenchTable};
     use paragraf_eval::stats::Stat;
+    use paragraf_eval::Machine;
     let table = |decode: &[f64]| {
         let mut t = BenchTable::new(Machine::from_proc(None, None, &[]), 1, 3);
         t.rows.push(BenchRow {

@@ -8,7 +8,7 @@ use super::{device, registry, resolve_opts, SearchFlags};
 use crate::cli::{BenchArgs, Global};
 use anyhow::{Context, Result};
 use paragraf_engine::bench::{bench_models, bench_search, ModelBenchOptions};
-use paragraf_eval::bench::Machine;
+use paragraf_eval::Machine;
 
 pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
     if let Some(pair) = &a.compare {
