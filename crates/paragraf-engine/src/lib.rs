@@ -16,6 +16,7 @@ pub mod bench;
 pub mod build;
 pub mod evidence;
 pub mod gate;
+pub mod gpu_check;
 pub mod lawwords;
 pub mod models;
 pub mod params;

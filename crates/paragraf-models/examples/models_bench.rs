@@ -1,9 +1,9 @@
-//! Measures the real small models on this machine (CPU) or, with
-//! `--random`, random-weight bge-m3 (XLM-R large) and a Qwen2.5-1.5B-shaped
-//! GGUF on the selected device. Prints one JSON object per measurement.
+//! Measures the real small models on this machine (CPU) or the selected
+//! device. Prints one JSON object per measurement. Random weights of the
+//! large architectures (bge-m3, Qwen2.5-1.5B/7B) are measured by
+//! `paragraf gpu-check` (the GPU kit).
 //!
 //! `cargo run --release -p paragraf-models --example models_bench -- MODELS_DIR [--device D]`
-//! `cargo run --release -p paragraf-models --example models_bench -- --random [--device cuda]`
 
 use paragraf_models::bench::*;
 use paragraf_models::*;
@@ -34,53 +34,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{}",
         serde_json::json!({"gemm_gflops": gemm_rate_gflops(&device, GEMM_RATE_SHAPE, 1.5)?, "shape": GEMM_RATE_SHAPE})
     );
-    if args.iter().any(|a| a == "--random") {
-        let dtype = if device.is_cpu() {
-            candle_core::DType::F32
-        } else {
-            candle_core::DType::F16
-        };
-        let t = Instant::now();
-        let enc = RandomEncoder::new(&EncoderConfig::xlm_roberta_large(), true, &device, dtype, 1)?;
-        println!(
-            "{}",
-            serde_json::json!({"model": "bge-m3-shape (random)", "load_ms": t.elapsed().as_secs_f64() * 1e3})
-        );
-        for (tokens, n) in [(128, n128), (512, n512)] {
-            println!(
-                "{}",
-                serde_json::to_string(&enc.throughput("bge-m3-shape (random)", tokens, n)?)?
-            );
-        }
-        drop(enc);
-        let dir = std::env::temp_dir().join("paragraf-random-qwen");
-        std::fs::create_dir_all(&dir)?;
-        let path = dir.join("qwen2.5-1.5b-shape-q4k.gguf");
-        let t = Instant::now();
-        write_random_qwen2_gguf(
-            &path,
-            &Qwen2Shape::qwen2_5_1_5b(),
-            candle_core::quantized::GgmlDType::Q4K,
-            1,
-        )?;
-        eprintln!("wrote random GGUF in {:.1}s", t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        let mut g = load_generator_from_file(&path, None, None, &device)?;
-        let load_ms = t.elapsed().as_secs_f64() * 1e3;
-        println!(
-            "{}",
-            serde_json::to_string(&generation_bench(&mut g, 512, 64, Some(load_ms))?)?
-        );
-        std::fs::remove_file(&path)?;
-        println!(
-            "{}",
-            serde_json::json!({"peak_rss_bytes": peak_rss_bytes()})
-        );
-        return Ok(());
-    }
     let dir = PathBuf::from(
         args.first()
-            .ok_or("usage: models_bench MODELS_DIR | --random")?,
+            .ok_or("usage: models_bench MODELS_DIR [--device D]")?,
     );
     let reg = Registry::builtin();
     let opts = ResolveOptions {

@@ -218,7 +218,6 @@ pub(crate) fn build_text_embedder(
             ));
         }
     }
-    let gpu = !device.is_cpu();
     let special_ids = special_ids(&tokenizer);
     Ok(Box::new(TextEmbedder {
         model: EncoderModel {
@@ -229,9 +228,7 @@ pub(crate) fn build_text_embedder(
             dtype,
             device: device.clone(),
             special_ids,
-            token_budget: if gpu { 65_536 } else { 4096 },
-            attn_budget: if gpu { usize::MAX } else { 1 << 19 },
-            max_batch: if gpu { 256 } else { 64 },
+            batch: entry.batch.for_kind(device_kind(device)),
             workers: Workers::for_device(device),
         },
         tokenizer,

@@ -20,14 +20,8 @@ pub(crate) struct EncoderModel {
     pub(crate) device: Device,
     /// Ids excluded from sparse weights (cls, eos, pad, unk).
     pub(crate) special_ids: HashSet<u32>,
-    /// Tokens per batch (`batch size × padded length`).
-    pub(crate) token_budget: usize,
-    /// Attention-score elements per head per batch (`batch size × L²`). On
-    /// CPU the `[B, heads, L, L]` scores must stay cache-sized: at 512 tokens
-    /// a batch of 8 ran at 0.8× the one-at-a-time loop, a batch of 2 at 1.1×
-    /// (all-MiniLM-L6-v2, 2 cores, `paragraf bench models`).
-    pub(crate) attn_budget: usize,
-    pub(crate) max_batch: usize,
+    /// Batching on this device (the registry entry's `batch`).
+    pub(crate) batch: crate::registry::BatchLimits,
     /// Data-parallel workers for multi-batch calls on CPU.
     pub(crate) workers: Workers,
 }
@@ -91,10 +85,10 @@ impl EncoderModel {
     /// run at the same time, so their attention scores add up in the cache).
     pub(crate) fn batch_size(&self, longest: usize) -> usize {
         let longest = longest.max(1);
-        let attn = self.attn_budget / self.workers.len().max(1);
-        (self.token_budget / longest)
+        let attn = self.batch.attention.unwrap_or(usize::MAX) / self.workers.len().max(1);
+        (self.batch.tokens / longest)
             .min(attn / (longest * longest))
-            .clamp(1, self.max_batch)
+            .clamp(1, self.batch.max)
     }
 
     /// Embeds tokenized inputs (each already incl. special tokens and within

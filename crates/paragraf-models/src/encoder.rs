@@ -8,10 +8,10 @@
 
 use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{embedding, layer_norm, linear, Embedding, LayerNorm, Linear, VarBuilder};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The fields of a HF `config.json` the encoder needs.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct EncoderConfig {
     /// Vocabulary size.
     pub vocab_size: usize,
@@ -67,6 +67,37 @@ impl EncoderConfig {
             type_vocab_size: 1,
             pad_token_id: 1,
             model_type: Some("xlm-roberta".into()),
+        }
+    }
+
+    /// multilingual-e5-small (a BERT encoder over the XLM-R vocabulary).
+    pub fn e5_small() -> Self {
+        Self {
+            vocab_size: 250_037,
+            hidden_size: 384,
+            num_hidden_layers: 12,
+            num_attention_heads: 12,
+            intermediate_size: 1536,
+            hidden_act: "gelu".into(),
+            layer_norm_eps: 1e-12,
+            max_position_embeddings: 512,
+            type_vocab_size: 2,
+            pad_token_id: 0,
+            model_type: Some("bert".into()),
+        }
+    }
+
+    /// A two-layer XLM-R of width 64 over `vocab` tokens (tests; the GPU
+    /// kit's `--tiny` shape with the real tokenizer's vocabulary).
+    pub fn tiny_xlm_roberta(vocab: usize) -> Self {
+        Self {
+            vocab_size: vocab,
+            hidden_size: 64,
+            num_hidden_layers: 2,
+            num_attention_heads: 4,
+            intermediate_size: 128,
+            max_position_embeddings: 514,
+            ..Self::xlm_roberta_large()
         }
     }
 }

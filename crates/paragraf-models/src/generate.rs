@@ -403,6 +403,45 @@ impl GgufGenerator {
         Ok(ids)
     }
 
+    /// Greedy decoding for parity checks: `steps` tokens after `prompt`,
+    /// each with the logits it was chosen from. With `forced`, step `i`
+    /// feeds `forced[i]` as the next input instead of its own choice
+    /// (teacher forcing: two devices then see the same inputs, so their
+    /// logits compare step by step even after a near-tie flips a choice).
+    pub fn greedy_logits(
+        &mut self,
+        prompt: &[u32],
+        steps: usize,
+        forced: Option<&[u32]>,
+    ) -> Result<Vec<(u32, Vec<f32>)>, ModelError> {
+        if prompt.is_empty() || prompt.len() + steps >= self.info.context_length {
+            return Err(ModelError::InvalidInput(format!(
+                "greedy trace of {} prompt tokens and {steps} steps does not fit the context window {}",
+                prompt.len(),
+                self.info.context_length
+            )));
+        }
+        let mut out = Vec::with_capacity(steps);
+        let mut input: Vec<u32> = prompt.to_vec();
+        let mut pos = 0usize;
+        for i in 0..steps {
+            let x = Tensor::new(&input[..], &self.device)
+                .and_then(|t| t.unsqueeze(0))
+                .map_err(ModelError::candle("greedy trace"))?;
+            let logits: Vec<f32> = self
+                .weights
+                .forward(&x, pos)
+                .and_then(|l| l.squeeze(0)?.to_dtype(DType::F32)?.to_vec1())
+                .map_err(ModelError::candle("greedy trace"))?;
+            let best = crate::parity::argmax(&logits);
+            pos += input.len();
+            let next = forced.and_then(|f| f.get(i).copied()).unwrap_or(best);
+            out.push((best, logits));
+            input = vec![next];
+        }
+        Ok(out)
+    }
+
     /// Runs generation on already-built prompt ids.
     pub fn generate_ids(
         &mut self,

@@ -15,6 +15,7 @@ mod encoder;
 mod error;
 mod generate;
 mod gguf_tokenizer;
+pub mod parity;
 mod registry;
 mod resolve;
 mod scripted;
@@ -34,7 +35,8 @@ pub use generate::{
 };
 pub use gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
 pub use registry::{
-    Architecture, DtypePerDevice, ModelEntry, ModelFiles, ModelKind, Pooling, Registry,
+    Architecture, BatchLimits, BatchPerDevice, DtypePerDevice, ModelEntry, ModelFiles, ModelKind,
+    Pooling, Registry, BUILTIN_MODELS_TOML,
 };
 pub use resolve::{
     list_models, resolve, verify_sha256, ModelStatus, ResolveOptions, ResolvedModel,

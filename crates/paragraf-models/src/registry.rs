@@ -145,6 +145,74 @@ impl Default for DtypePerDevice {
     }
 }
 
+/// How an encoder batches inputs on one device kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchLimits {
+    /// Tokens per forward pass (`batch size × padded length`).
+    pub tokens: usize,
+    /// Attention-score elements per head per pass (`batch size × L²`); on a
+    /// CPU the `[B, heads, L, L]` scores must stay cache-sized (at 512
+    /// tokens a batch of 8 ran at 0.8× the one-at-a-time loop, a batch of 2
+    /// at 1.1×: all-MiniLM-L6-v2, 2 cores, `paragraf bench models`).
+    /// Absent = no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attention: Option<usize>,
+    /// Inputs per pass.
+    pub max: usize,
+}
+
+/// Batching per device kind (`batch = { cpu = {…}, cuda = {…} }`); a kind
+/// left out keeps its default ([`BatchPerDevice::default`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchPerDevice {
+    /// CPU (default 4096 tokens, 2¹⁹ score elements, 64 inputs).
+    #[serde(default = "BatchPerDevice::cpu_default")]
+    pub cpu: BatchLimits,
+    /// CUDA (default 65,536 tokens, no score limit, 256 inputs).
+    #[serde(default = "BatchPerDevice::gpu_default")]
+    pub cuda: BatchLimits,
+    /// Metal (the CUDA default).
+    #[serde(default = "BatchPerDevice::gpu_default")]
+    pub metal: BatchLimits,
+}
+
+impl BatchPerDevice {
+    fn cpu_default() -> BatchLimits {
+        BatchLimits {
+            tokens: 4096,
+            attention: Some(1 << 19),
+            max: 64,
+        }
+    }
+    fn gpu_default() -> BatchLimits {
+        BatchLimits {
+            tokens: 65_536,
+            attention: None,
+            max: 256,
+        }
+    }
+    /// The limits for a device kind (`cpu`, `cuda`, `metal`).
+    pub fn for_kind(&self, kind: &str) -> BatchLimits {
+        match kind {
+            "cuda" => self.cuda,
+            "metal" => self.metal,
+            _ => self.cpu,
+        }
+    }
+}
+
+impl Default for BatchPerDevice {
+    fn default() -> Self {
+        Self {
+            cpu: Self::cpu_default(),
+            cuda: Self::gpu_default(),
+            metal: Self::gpu_default(),
+        }
+    }
+}
+
 /// Optional sha256 per file role (hex).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -187,6 +255,9 @@ pub struct ModelEntry {
     /// Compute dtype per device.
     #[serde(default)]
     pub dtype: DtypePerDevice,
+    /// Encoder batching per device.
+    #[serde(default)]
+    pub batch: BatchPerDevice,
     /// Pooling (embedders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pooling: Option<Pooling>,

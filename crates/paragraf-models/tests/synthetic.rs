@@ -5,7 +5,7 @@
 use candle_core::quantized::GgmlDType;
 use candle_core::{Device, Tensor};
 use paragraf_models::bench::{
-    random_encoder_tensors, write_random_qwen2_gguf, Qwen2Shape, RandomEncoder,
+    random_encoder_tensors, write_random_qwen2_gguf, QuantMix, Qwen2Shape, RandomEncoder,
 };
 use paragraf_models::*;
 use std::collections::HashMap;
@@ -273,7 +273,13 @@ fn gemm_rate_is_measured_on_the_device() {
 fn random_qwen2_gguf_loads_generates_and_rejects_bad_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tiny-qwen.gguf");
-    write_random_qwen2_gguf(&path, &Qwen2Shape::tiny(), GgmlDType::Q8_0, 5).unwrap();
+    write_random_qwen2_gguf(
+        &path,
+        &Qwen2Shape::tiny(),
+        QuantMix::Uniform(GgmlDType::Q8_0),
+        5,
+    )
+    .unwrap();
     let reg = write_tiny_m3_registry_only(dir.path());
     let opts = ResolveOptions::default();
     let mut g = load_generator(&reg, "tiny-qwen", &opts, &Device::Cpu).unwrap();

@@ -73,6 +73,10 @@ pub enum Command {
     Eval(EvalArgs),
     /// Benchmark model candidates and pipeline stages.
     Bench(BenchArgs),
+    /// The GPU kit's check on random weights of the real architectures:
+    /// CPU/device parity, encoder and GGUF throughput, an end-to-end core
+    /// build (see scripts/gpu-kit.sh, which runs each part in a time box).
+    GpuCheck(GpuCheckArgs),
 }
 
 #[derive(Debug, Args)]
@@ -396,6 +400,26 @@ pub struct EvalArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GpuCheckArgs {
+    /// Directory for the parts' JSON and the report (gpu-check.json, .md).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Part to run: plan, parity, encoder, decoder, e2e, report, or all (in
+    /// that order, in this process, without time boxes).
+    #[arg(long, default_value = "all")]
+    pub part: String,
+    /// Small shapes instead of the real ones (a CPU run in seconds).
+    #[arg(long)]
+    pub tiny: bool,
+    /// Corpus for the end-to-end part (the kit's core subset).
+    #[arg(long, env = "PARAGRAF_CORPUS")]
+    pub corpus: Option<PathBuf>,
+    /// XLM-R tokenizer.json for the end-to-end part (bge-m3's tokenizer).
+    #[arg(long)]
+    pub tokenizer: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

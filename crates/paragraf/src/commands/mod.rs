@@ -4,6 +4,7 @@ mod ask;
 mod bench;
 mod corpus;
 mod eval;
+mod gpu_check;
 mod index;
 mod models;
 mod quickstart;
@@ -28,6 +29,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Serve(a) => serve::run(&g, a),
         Command::Eval(a) => eval::run(&g, a),
         Command::Bench(a) => bench::run(&g, a),
+        Command::GpuCheck(a) => gpu_check::run(&g, a),
     }
 }
 

@@ -1,0 +1,921 @@
+//! `paragraf gpu-check`: the GPU kit's measurements on random weights of
+//! the real architectures (no model files needed), in parts that each write
+//! their JSON as results come, so that a part cut off by its time box still
+//! leaves what it measured:
+//!
+//! - `plan`: shapes, batches, peaks and thresholds (`plan.json`; the PyTorch
+//!   peer, `scripts/gpu_peer.py`, reads its shapes from here);
+//! - `parity`: one draw of weights on the CPU (f32, the reference) and on the
+//!   device (f32, f16, bf16): e5-small and XLM-R large with bge-m3's sparse
+//!   and ColBERT heads; a Qwen2.5-0.5B-shaped Q4_K_M GGUF, greedy tokens and
+//!   logits step by step;
+//! - `encoder`: a bge-m3-shaped batch sweep at 128 and 512 tokens
+//!   (passages/s, tokens/s, TFLOP/s and MFU against the plan's peak);
+//! - `decoder`: Qwen2.5-1.5B and 7B-shaped Q4_K_M GGUFs, prefill and decode
+//!   tok/s, decode against the bandwidth bound;
+//! - `e2e`: a core-corpus index built with the random bge-m3 on the device
+//!   (seconds per stage), then search latency with device query embedding;
+//! - `report`: everything above plus `peer.json` as `gpu-check.json` and
+//!   `gpu-check.md`, with our/peer ratios.
+//!
+//! `--tiny` swaps every shape for a small one so that the whole kit runs on
+//! a CPU in seconds (the CI test of the kit).
+
+use crate::{build_index, BuildOptions, Engine, EngineError, EngineOptions};
+use paragraf_eval::stats::Stat;
+use paragraf_models::bench::{
+    random_encoder_tensors, write_random_encoder_dir, write_random_qwen2_gguf, BatchRate,
+    GgufFacts, QuantMix, Qwen2Shape, RandomEncoder,
+};
+use paragraf_models::parity::{argmax, cosine, max_abs_diff, sparse_pair, top2_gap};
+use paragraf_models::{
+    load_generator_from_file, select_device, DeviceChoice, Embedding, EncoderConfig, GenParams,
+    Registry, ResolveOptions,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Dense bf16 peak of one H200 that MFU is measured against (TFLOP/s), the
+/// figure the GPU-kit issue names.
+pub const PEAK_BF16_TFLOPS: f64 = 790.0;
+/// HBM bandwidth of one H200 (TB/s): the decode bound is weight bytes per
+/// token ÷ this.
+pub const HBM_TB_PER_S: f64 = 4.8;
+/// Smallest per-passage cosine device-f32 vs CPU-f32 that passes.
+pub const PARITY_COS_F32: f64 = 0.999;
+/// Smallest per-passage cosine device-f16/bf16 vs CPU-f32 that passes.
+pub const PARITY_COS_HALF: f64 = 0.99;
+/// Greedy steps compared in the GGUF parity check.
+pub const PARITY_STEPS: usize = 32;
+
+/// The parts, in the order the kit runs them.
+pub const PARTS: &[&str] = &["plan", "parity", "encoder", "decoder", "e2e", "report"];
+
+/// How to run a part.
+#[derive(Debug, Clone)]
+pub struct GpuCheckOptions {
+    pub out: PathBuf,
+    pub device: DeviceChoice,
+    pub tiny: bool,
+    /// Corpus for `e2e` (the kit's core subset).
+    pub corpus: Option<PathBuf>,
+    /// XLM-R `tokenizer.json` for `e2e` (bge-m3's tokenizer).
+    pub tokenizer: Option<PathBuf>,
+}
+
+/// An encoder of the plan.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EncoderSpec {
+    pub name: String,
+    pub config: EncoderConfig,
+    /// bge-m3's sparse and ColBERT heads.
+    pub m3_heads: bool,
+}
+
+/// A decoder of the plan.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DecoderSpec {
+    pub name: String,
+    pub shape: Qwen2Shape,
+    /// Quantisation recipe (always Q4_K_M here; see [`QuantMix::Q4KM`]).
+    pub quant: String,
+}
+
+/// One token length of the encoder sweep.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sweep {
+    pub tokens: usize,
+    pub batches: Vec<usize>,
+}
+
+/// What the kit measures; `plan.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    pub device: String,
+    pub tiny: bool,
+    pub peak_bf16_tflops: f64,
+    pub hbm_tb_per_s: f64,
+    pub parity_cos_f32: f64,
+    pub parity_cos_half: f64,
+    pub parity_encoders: Vec<EncoderSpec>,
+    /// Passages per parity check and their longest length (lengths vary, so
+    /// padding and masks are compared too).
+    pub parity_passages: usize,
+    pub parity_tokens: usize,
+    pub parity_decoder: DecoderSpec,
+    pub parity_steps: usize,
+    pub parity_prompt_tokens: usize,
+    pub encoder: EncoderSpec,
+    /// Compute dtype of the sweep on this device (the peer uses the same).
+    pub encoder_dtype: String,
+    pub sweeps: Vec<Sweep>,
+    /// Shortest timed span of one sweep point (seconds).
+    pub min_seconds: f64,
+    pub decoders: Vec<DecoderSpec>,
+    pub prefill_tokens: usize,
+    pub decode_steps: usize,
+    pub e2e_embedder: EncoderSpec,
+    pub e2e_questions: Vec<String>,
+}
+
+/// Questions for the end-to-end search latency (own wording; timing only,
+/// the random embedder ranks nothing meaningfully).
+const E2E_QUESTIONS: &[&str] = &[
+    "Wann muss eine Datenpanne der Aufsichtsbehörde gemeldet werden?",
+    "Welche Pflichten hat ein Hersteller vernetzter Produkte bei Schwachstellen?",
+    "Dürfen Beschäftigtendaten für die Zeiterfassung verarbeitet werden?",
+    "Which AI systems count as high-risk under the AI Act?",
+    "Wer muss einen Datenschutzbeauftragten benennen?",
+    "What must an essential entity report after a significant incident?",
+    "Ist eine Einwilligung für Tracking-Cookies nötig?",
+    "Welche Bußgelder drohen bei Verstößen gegen die DSGVO?",
+];
+
+impl Plan {
+    /// The plan for `device`; `tiny` = small shapes for a CPU run.
+    pub fn new(device: DeviceChoice, tiny: bool, device_is_cpu: bool) -> Plan {
+        let enc = |name: &str, config: EncoderConfig, m3_heads: bool| EncoderSpec {
+            name: name.into(),
+            config,
+            m3_heads,
+        };
+        let dec = |name: &str, shape: Qwen2Shape| DecoderSpec {
+            name: name.into(),
+            shape,
+            quant: QuantMix::Q4KM.name(),
+        };
+        let xlmr_vocab = EncoderConfig::xlm_roberta_large().vocab_size;
+        let (parity_encoders, encoder, e2e, parity_decoder, decoders) = if tiny {
+            let tiny_enc = EncoderConfig::tiny_xlm_roberta(1000);
+            let mut tiny_bert = tiny_enc.clone();
+            tiny_bert.model_type = Some("bert".into());
+            tiny_bert.type_vocab_size = 2;
+            tiny_bert.pad_token_id = 0;
+            (
+                vec![
+                    enc("tiny-bert (e5-small layout)", tiny_bert, false),
+                    enc("tiny-xlm-r (bge-m3 layout)", tiny_enc.clone(), true),
+                ],
+                enc("tiny-xlm-r (bge-m3 layout)", tiny_enc, true),
+                enc(
+                    "tiny-xlm-r (bge-m3 layout)",
+                    EncoderConfig::tiny_xlm_roberta(xlmr_vocab),
+                    true,
+                ),
+                dec("small qwen2 (k-quant rows)", Qwen2Shape::small_k()),
+                vec![
+                    dec("small qwen2 (k-quant rows)", Qwen2Shape::small_k()),
+                    dec("tiny qwen2 (fallback rows)", Qwen2Shape::tiny()),
+                ],
+            )
+        } else {
+            (
+                vec![
+                    enc("multilingual-e5-small", EncoderConfig::e5_small(), false),
+                    enc("bge-m3", EncoderConfig::xlm_roberta_large(), true),
+                ],
+                enc("bge-m3", EncoderConfig::xlm_roberta_large(), true),
+                enc("bge-m3", EncoderConfig::xlm_roberta_large(), true),
+                dec("qwen2.5-0.5b", Qwen2Shape::qwen2_5_0_5b()),
+                vec![
+                    dec("qwen2.5-1.5b", Qwen2Shape::qwen2_5_1_5b()),
+                    dec("qwen2.5-7b", Qwen2Shape::qwen2_5_7b()),
+                ],
+            )
+        };
+        Plan {
+            device: device.to_string(),
+            tiny,
+            peak_bf16_tflops: PEAK_BF16_TFLOPS,
+            hbm_tb_per_s: HBM_TB_PER_S,
+            parity_cos_f32: PARITY_COS_F32,
+            parity_cos_half: PARITY_COS_HALF,
+            parity_encoders,
+            parity_passages: 4,
+            parity_tokens: if tiny { 24 } else { 128 },
+            parity_decoder,
+            parity_steps: PARITY_STEPS,
+            parity_prompt_tokens: 16,
+            encoder,
+            encoder_dtype: if device_is_cpu { "f32" } else { "f16" }.into(),
+            sweeps: if tiny {
+                vec![
+                    Sweep {
+                        tokens: 32,
+                        batches: vec![1, 4],
+                    },
+                    Sweep {
+                        tokens: 64,
+                        batches: vec![1, 4],
+                    },
+                ]
+            } else {
+                vec![
+                    Sweep {
+                        tokens: 128,
+                        batches: vec![1, 8, 32, 128, 256],
+                    },
+                    Sweep {
+                        tokens: 512,
+                        batches: vec![1, 8, 32, 64],
+                    },
+                ]
+            },
+            min_seconds: if tiny { 0.05 } else { 1.0 },
+            decoders,
+            prefill_tokens: if tiny { 64 } else { 512 },
+            decode_steps: if tiny { 16 } else { 64 },
+            e2e_embedder: e2e,
+            e2e_questions: E2E_QUESTIONS.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+fn err(what: impl std::fmt::Display) -> EngineError {
+    EngineError::Other(format!("gpu-check: {what}"))
+}
+
+fn write_json(path: &Path, v: &Value) -> Result<(), EngineError> {
+    let text = serde_json::to_string_pretty(v).map_err(err)?;
+    std::fs::write(path, text + "\n").map_err(|e| err(format!("writing {}: {e}", path.display())))
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+}
+
+/// A part's JSON file, rewritten after every row (`complete: false` until
+/// the part ends), so that a time box leaves the rows measured so far.
+struct PartFile {
+    path: PathBuf,
+    part: &'static str,
+    rows: Vec<Value>,
+    notes: Vec<String>,
+    started: Instant,
+}
+
+impl PartFile {
+    fn new(out: &Path, part: &'static str) -> Result<PartFile, EngineError> {
+        let f = PartFile {
+            path: out.join(format!("{part}.json")),
+            part,
+            rows: Vec::new(),
+            notes: Vec::new(),
+            started: Instant::now(),
+        };
+        f.flush(false)?;
+        Ok(f)
+    }
+    fn push(&mut self, row: Value) -> Result<(), EngineError> {
+        tracing::info!("{}: {row}", self.part);
+        self.rows.push(row);
+        self.flush(false)
+    }
+    fn note(&mut self, n: String) -> Result<(), EngineError> {
+        tracing::info!("{}: {n}", self.part);
+        self.notes.push(n);
+        self.flush(false)
+    }
+    fn flush(&self, complete: bool) -> Result<(), EngineError> {
+        write_json(
+            &self.path,
+            &json!({
+                "part": self.part,
+                "complete": complete,
+                "seconds": self.started.elapsed().as_secs_f64(),
+                "rows": self.rows,
+                "notes": self.notes,
+            }),
+        )
+    }
+    fn finish(self) -> Result<(), EngineError> {
+        self.flush(true)
+    }
+}
+
+/// Opens the device the check is about; a GPU asked for and not there is an
+/// error here (a silent CPU fallback would report CPU figures as GPU ones).
+fn device(choice: DeviceChoice) -> Result<candle_core::Device, EngineError> {
+    let (dev, warn) = select_device(choice);
+    match warn {
+        Some(w) => Err(err(w)),
+        None => Ok(dev),
+    }
+}
+
+fn dtype_of(name: &str) -> candle_core::DType {
+    match name {
+        "f16" => candle_core::DType::F16,
+        "bf16" => candle_core::DType::BF16,
+        _ => candle_core::DType::F32,
+    }
+}
+
+/// Runs one part (see the module docs); `plan` is written by the `plan`
+/// part and read by the others.
+pub fn run_part(part: &str, opts: &GpuCheckOptions) -> Result<(), EngineError> {
+    std::fs::create_dir_all(&opts.out)
+        .map_err(|e| err(format!("creating {}: {e}", opts.out.display())))?;
+    let plan_path = opts.out.join("plan.json");
+    if part == "plan" {
+        let dev = device(opts.device)?;
+        let plan = Plan::new(opts.device, opts.tiny, dev.is_cpu());
+        return write_json(&plan_path, &serde_json::to_value(&plan).map_err(err)?);
+    }
+    if part == "report" {
+        return report(&opts.out);
+    }
+    let plan: Plan = read_json(&plan_path)
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| {
+            err(format!(
+                "no readable plan.json in {}: run `--part plan` first",
+                opts.out.display()
+            ))
+        })?;
+    let dev = device(opts.device)?;
+    match part {
+        "parity" => parity(&plan, &dev, &opts.out),
+        "encoder" => encoder(&plan, &dev, &opts.out),
+        "decoder" => decoder(&plan, &dev, &opts.out),
+        "e2e" => e2e(&plan, opts, &opts.out),
+        other => Err(err(format!(
+            "unknown part `{other}` (one of {})",
+            PARTS.join(", ")
+        ))),
+    }
+}
+
+/// Passages of varying length (longest `tokens`), so that one batch pads.
+fn parity_ids(enc: &RandomEncoder, n: usize, tokens: usize) -> Vec<Vec<u32>> {
+    let mut ids = enc.synthetic_ids(tokens, n);
+    for (k, s) in ids.iter_mut().enumerate() {
+        let keep = (tokens - k * tokens / (2 * n)).max(3);
+        s.truncate(keep - 1);
+        s.push(2);
+    }
+    ids
+}
+
+fn compare_embeddings(reference: &[Embedding], got: &[Embedding]) -> Value {
+    let min = |v: Vec<f64>| v.into_iter().fold(f64::INFINITY, f64::min);
+    let dense = min(reference
+        .iter()
+        .zip(got)
+        .map(|(a, b)| cosine(&a.dense, &b.dense))
+        .collect());
+    let sparse: Vec<f64> = reference
+        .iter()
+        .zip(got)
+        .filter_map(|(a, b)| {
+            let (x, y) = sparse_pair(a.sparse.as_deref()?, b.sparse.as_deref()?);
+            Some(cosine(&x, &y))
+        })
+        .collect();
+    let colbert: Vec<f64> = reference
+        .iter()
+        .zip(got)
+        .filter_map(|(a, b)| {
+            let (x, y) = (a.colbert.as_ref()?, b.colbert.as_ref()?);
+            if x.len() != y.len() {
+                return Some(0.0);
+            }
+            Some(min(x.iter().zip(y).map(|(p, q)| cosine(p, q)).collect()))
+        })
+        .collect();
+    json!({
+        "dense_cos_min": dense,
+        "sparse_cos_min": (!sparse.is_empty()).then(|| min(sparse)),
+        "colbert_cos_min": (!colbert.is_empty()).then(|| min(colbert)),
+    })
+}
+
+fn parity(plan: &Plan, dev: &candle_core::Device, out: &Path) -> Result<(), EngineError> {
+    let mut f = PartFile::new(out, "parity")?;
+    let cpu = candle_core::Device::Cpu;
+    for spec in &plan.parity_encoders {
+        let t = Instant::now();
+        let weights = random_encoder_tensors(&spec.config, spec.m3_heads, 7, &cpu)
+            .map_err(|e| err(format!("{}: random weights: {e}", spec.name)))?;
+        let reference = RandomEncoder::from_tensors(
+            &spec.config,
+            spec.m3_heads,
+            weights.clone(),
+            &cpu,
+            candle_core::DType::F32,
+        )?;
+        let ids = parity_ids(&reference, plan.parity_passages, plan.parity_tokens);
+        let want = reference.embed_ids(&ids)?;
+        drop(reference);
+        let setup_s = t.elapsed().as_secs_f64();
+        for dt in ["f32", "f16", "bf16"] {
+            let t = Instant::now();
+            let threshold = if dt == "f32" {
+                plan.parity_cos_f32
+            } else {
+                plan.parity_cos_half
+            };
+            let row = RandomEncoder::from_tensors(
+                &spec.config,
+                spec.m3_heads,
+                weights.clone(),
+                dev,
+                dtype_of(dt),
+            )
+            .and_then(|e| e.embed_ids(&ids));
+            match row {
+                Ok(got) => {
+                    let mut cmp = compare_embeddings(&want, &got);
+                    let worst = ["dense_cos_min", "sparse_cos_min", "colbert_cos_min"]
+                        .iter()
+                        .filter_map(|k| cmp[*k].as_f64())
+                        .fold(f64::INFINITY, f64::min);
+                    cmp["model"] = json!(spec.name);
+                    cmp["dtype"] = json!(dt);
+                    cmp["passages"] = json!(ids.len());
+                    cmp["threshold"] = json!(threshold);
+                    cmp["pass"] = json!(worst >= threshold);
+                    cmp["seconds"] = json!(t.elapsed().as_secs_f64() + setup_s);
+                    f.push(cmp)?;
+                }
+                Err(e) => f.push(
+                    json!({"model": spec.name, "dtype": dt, "pass": false, "error": e.to_string()}),
+                )?,
+            }
+        }
+    }
+    // The GGUF: the same file on both devices, greedy.
+    let spec = &plan.parity_decoder;
+    let path = out.join("work").join("parity-decoder.gguf");
+    std::fs::create_dir_all(path.parent().unwrap_or(out)).map_err(err)?;
+    let facts = write_random_qwen2_gguf(&path, &spec.shape, QuantMix::Q4KM, 11)?;
+    let prompt: Vec<u32> = (0..plan.parity_prompt_tokens as u32)
+        .map(|i| (i * 37 + 11) % 256)
+        .collect();
+    let mut on_cpu = load_generator_from_file(&path, None, None, &cpu)?;
+    let want = on_cpu.greedy_logits(&prompt, plan.parity_steps, None)?;
+    drop(on_cpu);
+    let mut on_dev = load_generator_from_file(&path, None, None, dev)?;
+    let free = on_dev.greedy_logits(&prompt, plan.parity_steps, None)?;
+    let forced_tokens: Vec<u32> = want.iter().map(|(t, _)| *t).collect();
+    let forced = on_dev.greedy_logits(&prompt, plan.parity_steps, Some(&forced_tokens))?;
+    let same_prefix = want
+        .iter()
+        .zip(&free)
+        .take_while(|(a, b)| a.0 == b.0)
+        .count();
+    let steps: Vec<Value> = want
+        .iter()
+        .zip(&forced)
+        .map(|((a, la), (_, lb))| {
+            json!({"cpu": a, "device": argmax(lb), "cos": cosine(la, lb),
+                   "max_abs_diff": max_abs_diff(la, lb), "cpu_top2_gap": top2_gap(la)})
+        })
+        .collect();
+    let cos_min = steps
+        .iter()
+        .filter_map(|s| s["cos"].as_f64())
+        .fold(f64::INFINITY, f64::min);
+    let diff_max = steps
+        .iter()
+        .filter_map(|s| s["max_abs_diff"].as_f64())
+        .fold(0.0, f64::max);
+    let forced_agree = steps.iter().filter(|s| s["cpu"] == s["device"]).count();
+    f.push(json!({
+        "model": spec.name, "quant": spec.quant, "tensor_types": facts.tensor_types,
+        "steps": plan.parity_steps,
+        "same_greedy_tokens": same_prefix,
+        "forced_argmax_agree": forced_agree,
+        "logits_cos_min": cos_min, "logits_max_abs_diff": diff_max,
+        "threshold": plan.parity_cos_half,
+        "pass": same_prefix == plan.parity_steps && cos_min >= plan.parity_cos_half,
+        "per_step": steps,
+    }))?;
+    let _ = std::fs::remove_file(&path);
+    f.finish()
+}
+
+fn encoder(plan: &Plan, dev: &candle_core::Device, out: &Path) -> Result<(), EngineError> {
+    let mut f = PartFile::new(out, "encoder")?;
+    let spec = &plan.encoder;
+    let t = Instant::now();
+    let enc = RandomEncoder::new(
+        &spec.config,
+        spec.m3_heads,
+        dev,
+        dtype_of(&plan.encoder_dtype),
+        1,
+    )?;
+    f.note(format!(
+        "{} random weights on the device in {:.1} s ({})",
+        spec.name,
+        t.elapsed().as_secs_f64(),
+        plan.encoder_dtype
+    ))?;
+    for sweep in &plan.sweeps {
+        for &batch in &sweep.batches {
+            match enc.batch_rate(sweep.tokens, batch, plan.min_seconds, 2) {
+                Ok(r) => f.push(rate_row(
+                    spec,
+                    &plan.encoder_dtype,
+                    &r,
+                    plan.peak_bf16_tflops,
+                ))?,
+                Err(e) => {
+                    f.note(format!("{} tokens × {batch}: {e}", sweep.tokens))?;
+                    break;
+                }
+            }
+        }
+    }
+    f.finish()
+}
+
+fn rate_row(spec: &EncoderSpec, dtype: &str, r: &BatchRate, peak: f64) -> Value {
+    json!({
+        "model": spec.name, "dtype": dtype, "tokens": r.tokens, "batch": r.batch,
+        "calls": r.calls, "passages_per_s": r.passages_per_s, "tokens_per_s": r.tokens_per_s,
+        "tflops": r.tflops, "mfu": r.tflops / peak,
+    })
+}
+
+fn decoder(plan: &Plan, dev: &candle_core::Device, out: &Path) -> Result<(), EngineError> {
+    let mut f = PartFile::new(out, "decoder")?;
+    let dir = out.join("work");
+    std::fs::create_dir_all(&dir).map_err(err)?;
+    for spec in &plan.decoders {
+        let path = dir.join(format!("decoder-{}.gguf", spec.shape.hidden));
+        let t = Instant::now();
+        let facts: GgufFacts = write_random_qwen2_gguf(&path, &spec.shape, QuantMix::Q4KM, 3)?;
+        let write_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let mut g = load_generator_from_file(&path, None, None, dev)?;
+        let load_s = t.elapsed().as_secs_f64();
+        let prompt: Vec<u32> = (0..plan.prefill_tokens as u32)
+            .map(|i| (i * 53 + 7) % 256)
+            .collect();
+        let params = GenParams {
+            max_tokens: plan.decode_steps,
+            temperature: 0.0,
+            ..GenParams::default()
+        };
+        // one warm-up turn (kernels, allocator), then the timed one
+        let warm = GenParams {
+            max_tokens: 2,
+            ..params.clone()
+        };
+        g.generate_ids(&prompt, &warm, &mut |_| true)?;
+        let (o, _) = g.generate_ids(&prompt, &params, &mut |_| true)?;
+        drop(g);
+        let decode_steps = o.generated_tokens.saturating_sub(1).max(1);
+        let decode = decode_steps as f64 / (o.decode_ms / 1e3);
+        let bound = plan.hbm_tb_per_s * 1e12 / facts.weight_bytes_per_token as f64;
+        f.push(json!({
+            "model": spec.name, "quant": spec.quant, "params": spec.shape.params(),
+            "file_bytes": facts.file_bytes, "weight_bytes_per_token": facts.weight_bytes_per_token,
+            "tensor_types": facts.tensor_types,
+            "write_s": write_s, "load_s": load_s,
+            "prompt_tokens": o.prompt_tokens, "generated_tokens": o.generated_tokens,
+            "prefill_tok_per_s": o.prompt_tokens as f64 / (o.prefill_ms / 1e3),
+            "decode_tok_per_s": decode,
+            "decode_bound_tok_per_s": bound,
+            "decode_of_bound": decode / bound,
+        }))?;
+        let _ = std::fs::remove_file(&path);
+    }
+    f.finish()
+}
+
+fn e2e(plan: &Plan, opts: &GpuCheckOptions, out: &Path) -> Result<(), EngineError> {
+    let corpus = opts
+        .corpus
+        .clone()
+        .ok_or_else(|| err("part e2e needs --corpus (the kit's core corpus)"))?;
+    let tokenizer = opts
+        .tokenizer
+        .clone()
+        .ok_or_else(|| err("part e2e needs --tokenizer (XLM-R tokenizer.json)"))?;
+    let mut f = PartFile::new(out, "e2e")?;
+    let spec = &plan.e2e_embedder;
+    let work = out.join("work");
+    let model_dir = work.join("random-bge-m3");
+    let t = Instant::now();
+    let name = "random-bge-m3";
+    let entry = write_random_encoder_dir(
+        &model_dir,
+        name,
+        &spec.config,
+        spec.m3_heads,
+        &tokenizer,
+        dtype_of(&plan.encoder_dtype),
+        5,
+    )?;
+    // the shipped registry plus the random model (its defaults stay)
+    let registry = Registry::parse(
+        &format!("{}\n{entry}", paragraf_models::BUILTIN_MODELS_TOML),
+        "gpu-check registry",
+    )?;
+    f.note(format!(
+        "random {} written in {:.1} s",
+        spec.name,
+        t.elapsed().as_secs_f64()
+    ))?;
+    let index = work.join("index-core");
+    let _ = std::fs::remove_dir_all(&index);
+    let build = BuildOptions {
+        corpus,
+        out: index.clone(),
+        embedder: name.into(),
+        registry: registry.clone(),
+        resolve: ResolveOptions::default(),
+        device: opts.device,
+        batch_size: 64,
+        hnsw: Default::default(),
+        f16: true,
+        only_regulations: None,
+        core_only: true,
+        ingest: Default::default(),
+        checkpoint: Some(work.join("index-core.embeddings")),
+        strict: false,
+        heading_vectors: true,
+    };
+    let _ = std::fs::remove_dir_all(work.join("index-core.embeddings"));
+    let t = Instant::now();
+    let report = build_index(&build, &|_| {})?;
+    f.push(json!({
+        "stage": "index build (core corpus)", "chunks": report.chunks, "embedded": report.embedded,
+        "stage_s": report.stage_ms.iter().map(|(k, v)| (k.clone(), v / 1e3)).collect::<std::collections::BTreeMap<_, _>>(),
+        "total_s": t.elapsed().as_secs_f64(), "size_bytes": report.size_bytes,
+    }))?;
+    let t = Instant::now();
+    let engine = Engine::open(EngineOptions {
+        index_dir: index,
+        registry,
+        resolve: ResolveOptions::default(),
+        device: opts.device,
+        answer_model: None,
+        params: Default::default(),
+        warm_up: true,
+        query_batch_max: None,
+        query_cache_entries: 0,
+    })?;
+    let open_s = t.elapsed().as_secs_f64();
+    let per_stage = crate::bench::bench_search(
+        &engine,
+        &plan.e2e_questions,
+        if plan.tiny { 1 } else { 5 },
+        0,
+        None,
+    )?;
+    let stats: serde_json::Map<String, Value> = per_stage
+        .iter()
+        .filter_map(|(k, v)| {
+            let s = Stat::from_samples(v)?;
+            Some((
+                k.clone(),
+                json!({"p50_ms": s.median, "p99_ms": paragraf_eval::stats::percentile(v, 99.0), "n": v.len()}),
+            ))
+        })
+        .collect();
+    f.push(json!({"stage": "search", "open_s": open_s, "questions": plan.e2e_questions.len(), "timings": stats}))?;
+    f.finish()
+}
+
+fn f(v: &Value, k: &str) -> Option<f64> {
+    v.get(k).and_then(Value::as_f64)
+}
+
+fn fmt(x: Option<f64>, digits: usize) -> String {
+    x.map(|v| format!("{v:.digits$}"))
+        .unwrap_or_else(|| "–".into())
+}
+
+/// `gpu-check.json` + `gpu-check.md` from the parts' files and `peer.json`.
+fn report(out: &Path) -> Result<(), EngineError> {
+    let plan = read_json(&out.join("plan.json")).unwrap_or(Value::Null);
+    let part = |p: &str| read_json(&out.join(format!("{p}.json")));
+    let peer = read_json(&out.join("peer.json"));
+    let mut md = String::from("# GPU check\n\n");
+    if let Ok(gpu) = std::fs::read_to_string(out.join("gpu.txt")) {
+        md.push_str(&format!("GPU: {}\n\n", gpu.trim()));
+    }
+    md.push_str(&format!(
+        "Device `{}`, tiny shapes: {}. Parts that did not finish are marked; the time boxes are in `parts.log`.\n\n",
+        plan["device"].as_str().unwrap_or("?"),
+        plan["tiny"]
+    ));
+    let status = |p: &Option<Value>| match p {
+        None => "not run".to_string(),
+        Some(v) if v["complete"] == json!(true) => {
+            format!("complete ({:.1} s)", f(v, "seconds").unwrap_or(0.0))
+        }
+        Some(v) => format!("cut off after {:.1} s", f(v, "seconds").unwrap_or(0.0)),
+    };
+    let rows = |p: &Option<Value>| -> Vec<Value> {
+        p.as_ref()
+            .and_then(|v| v["rows"].as_array().cloned())
+            .unwrap_or_default()
+    };
+    let notes = |p: &Option<Value>, md: &mut String| {
+        for n in p
+            .as_ref()
+            .and_then(|v| v["notes"].as_array().cloned())
+            .unwrap_or_default()
+        {
+            md.push_str(&format!("- {}\n", n.as_str().unwrap_or("")));
+        }
+    };
+    // parity
+    let parity = part("parity");
+    md.push_str(&format!("## Parity — {}\n\n", status(&parity)));
+    if plan["device"].as_str() == Some("cpu") {
+        md.push_str("The device is the CPU: the f32 rows and the GGUF compare the CPU with itself; only the f16/bf16 rows test anything here.\n\n");
+    }
+    md.push_str("| model | dtype | dense cos min | sparse cos min | ColBERT cos min | threshold | pass |\n|---|---|---|---|---|---|---|\n");
+    let mut gguf_rows = Vec::new();
+    for r in rows(&parity) {
+        if r.get("same_greedy_tokens").is_some() {
+            gguf_rows.push(r);
+            continue;
+        }
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            r["model"].as_str().unwrap_or(""),
+            r["dtype"].as_str().unwrap_or(""),
+            fmt(f(&r, "dense_cos_min"), 5),
+            fmt(f(&r, "sparse_cos_min"), 5),
+            fmt(f(&r, "colbert_cos_min"), 5),
+            fmt(f(&r, "threshold"), 3),
+            r.get("error")
+                .and_then(Value::as_str)
+                .map(|e| format!("error: {e}"))
+                .unwrap_or_else(|| r["pass"].to_string()),
+        ));
+    }
+    for r in &gguf_rows {
+        md.push_str(&format!(
+            "\nGGUF {} ({}): same greedy tokens {}/{}; with the CPU's tokens forced, argmax agrees {}/{}; logits cosine min {}, max |Δ| {}; pass {}.\n",
+            r["model"].as_str().unwrap_or(""),
+            r["quant"].as_str().unwrap_or(""),
+            r["same_greedy_tokens"], r["steps"], r["forced_argmax_agree"], r["steps"],
+            fmt(f(r, "logits_cos_min"), 5), fmt(f(r, "logits_max_abs_diff"), 4), r["pass"],
+        ));
+    }
+    notes(&parity, &mut md);
+    // encoder, with the peer
+    let enc = part("encoder");
+    let peer_rows = |section: &str| -> Vec<Value> {
+        peer.as_ref()
+            .and_then(|p| p[section].as_array().cloned())
+            .unwrap_or_default()
+    };
+    let peer_enc = peer_rows("encoder");
+    md.push_str(&format!("\n## Encoder throughput — {}\n\n", status(&enc)));
+    md.push_str("| model | dtype | tokens | batch | passages/s | tokens/s | TFLOP/s | MFU | PyTorch passages/s | ours ÷ PyTorch |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut enc_rows = Vec::new();
+    for r in rows(&enc) {
+        let p = peer_enc
+            .iter()
+            .find(|p| p["tokens"] == r["tokens"] && p["batch"] == r["batch"]);
+        let ratio = p
+            .and_then(|p| f(p, "passages_per_s"))
+            .and_then(|pp| f(&r, "passages_per_s").map(|o| o / pp));
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r["model"].as_str().unwrap_or(""),
+            r["dtype"].as_str().unwrap_or(""),
+            r["tokens"],
+            r["batch"],
+            fmt(f(&r, "passages_per_s"), 1),
+            fmt(f(&r, "tokens_per_s"), 0),
+            fmt(f(&r, "tflops"), 2),
+            fmt(f(&r, "mfu"), 3),
+            fmt(p.and_then(|p| f(p, "passages_per_s")), 1),
+            fmt(ratio, 2),
+        ));
+        let mut r = r.clone();
+        r["peer_passages_per_s"] = json!(p.and_then(|p| f(p, "passages_per_s")));
+        r["ratio_vs_peer"] = json!(ratio);
+        enc_rows.push(r);
+    }
+    notes(&enc, &mut md);
+    // decoder
+    let dec = part("decoder");
+    let peer_dec = peer_rows("decoder");
+    md.push_str(&format!("\n## Decoder (GGUF) — {}\n\n", status(&dec)));
+    md.push_str("| model | quant | weight MiB/token | prefill tok/s | decode tok/s | bound tok/s | of bound | PyTorch bf16 decode tok/s | ours ÷ PyTorch |\n|---|---|---|---|---|---|---|---|---|\n");
+    let mut dec_rows = Vec::new();
+    for r in rows(&dec) {
+        let p = peer_dec.iter().find(|p| p["model"] == r["model"]);
+        let ratio = p
+            .and_then(|p| f(p, "decode_tok_per_s"))
+            .and_then(|pp| f(&r, "decode_tok_per_s").map(|o| o / pp));
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r["model"].as_str().unwrap_or(""),
+            r["quant"].as_str().unwrap_or(""),
+            fmt(f(&r, "weight_bytes_per_token").map(|b| b / 1048576.0), 1),
+            fmt(f(&r, "prefill_tok_per_s"), 1),
+            fmt(f(&r, "decode_tok_per_s"), 1),
+            fmt(f(&r, "decode_bound_tok_per_s"), 1),
+            fmt(f(&r, "decode_of_bound"), 3),
+            fmt(p.and_then(|p| f(p, "decode_tok_per_s")), 1),
+            fmt(ratio, 2),
+        ));
+        let mut r = r.clone();
+        r["peer_decode_tok_per_s"] = json!(p.and_then(|p| f(p, "decode_tok_per_s")));
+        r["ratio_vs_peer"] = json!(ratio);
+        dec_rows.push(r);
+    }
+    notes(&dec, &mut md);
+    // end to end
+    let e2e = part("e2e");
+    md.push_str(&format!(
+        "\n## End to end (core corpus, random bge-m3 on the device) — {}\n\n",
+        status(&e2e)
+    ));
+    for r in rows(&e2e) {
+        if let Some(stages) = r["stage_s"].as_object() {
+            md.push_str(&format!(
+                "Index build: {} chunks, {:.1} s in all, {} MiB on disk. Seconds per stage: {}.\n\n",
+                r["chunks"],
+                f(&r, "total_s").unwrap_or(0.0),
+                fmt(f(&r, "size_bytes").map(|b| b / 1048576.0), 1),
+                stages
+                    .iter()
+                    .map(|(k, v)| format!("{k} {}", fmt(v.as_f64(), 2)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(t) = r["timings"].as_object() {
+            md.push_str(&format!(
+                "Search over {} questions (engine open {} s):\n\n| stage | p50 ms | p99 ms |\n|---|---|---|\n",
+                r["questions"],
+                fmt(f(&r, "open_s"), 1)
+            ));
+            for (k, v) in t {
+                md.push_str(&format!(
+                    "| {k} | {} | {} |\n",
+                    fmt(f(v, "p50_ms"), 2),
+                    fmt(f(v, "p99_ms"), 2)
+                ));
+            }
+        }
+    }
+    notes(&e2e, &mut md);
+    // peer
+    md.push_str("\n## PyTorch peer\n\n");
+    match &peer {
+        None => md.push_str("not run (no peer.json)\n"),
+        Some(p) => md.push_str(&format!(
+            "status: {}; {}\n",
+            p["status"].as_str().unwrap_or("?"),
+            p["versions"]
+        )),
+    }
+    if let Ok(log) = std::fs::read_to_string(out.join("parts.log")) {
+        md.push_str("\n## Time boxes\n\n```\n");
+        md.push_str(&log);
+        md.push_str("```\n");
+    }
+    let all = json!({
+        "plan": plan,
+        "parity": parity,
+        "encoder": enc.map(|mut v| { v["rows"] = json!(enc_rows); v }),
+        "decoder": dec.map(|mut v| { v["rows"] = json!(dec_rows); v }),
+        "e2e": e2e,
+        "peer": peer,
+    });
+    write_json(&out.join("gpu-check.json"), &all)?;
+    std::fs::write(out.join("gpu-check.md"), md)
+        .map_err(|e| err(format!("writing gpu-check.md: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_full_plan_has_the_real_shapes_and_the_tiny_one_small_ones() {
+        let full = Plan::new(DeviceChoice::Cuda(0), false, false);
+        assert_eq!(full.encoder.config.hidden_size, 1024);
+        assert_eq!(full.encoder.config.num_hidden_layers, 24);
+        assert_eq!(full.encoder_dtype, "f16");
+        assert_eq!(full.decoders[1].shape.hidden, 3584);
+        assert!(!full.decoders[1].shape.tied);
+        assert_eq!(full.parity_decoder.shape.hidden, 896);
+        let tiny = Plan::new(DeviceChoice::Cpu, true, true);
+        assert!(tiny.encoder.config.hidden_size <= 64);
+        assert_eq!(tiny.encoder_dtype, "f32");
+        // the tiny e2e embedder covers the real tokenizer's vocabulary
+        assert_eq!(
+            tiny.e2e_embedder.config.vocab_size,
+            EncoderConfig::xlm_roberta_large().vocab_size
+        );
+    }
+}
