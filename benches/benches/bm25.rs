@@ -12,9 +12,9 @@
 //! Data: (1) the real corpus `../shared/corpus` (or `$PARAGRAF_CORPUS`),
 //! parsed with paragraf-corpus's format parsers, one document per unit
 //! (Absatz/paragraph ≈ chunk) — `paragraf_corpus::ingest` is used once
-//! corpus ingestion lands; (2) the 94k-§ scale archive
-//! `scale/gii-all-federal-law.tar.zst`, parsed with paragraf-corpus's gii
-//! parser, one document per norm (§). Queries: the 40 golden questions of
+//! corpus ingestion lands; (2) the scale archive
+//! `scale/gii-all-federal-law.tar.zst`, one document per chunk as
+//! `index build --scale` makes them (~164k). Queries: the 40 golden questions of
 //! `../shared/eval/golden-dev.jsonl` plus 400 titles of norms sampled with a
 //! fixed seed from the corpus at hand.
 //! How to run: `cargo bench -p paragraf-benches --bench bm25`
@@ -27,7 +27,6 @@ use paragraf_corpus::parsers::{self, SourceFormat};
 use paragraf_index::bench::{bm25_bench, parallel_qps, time_queries, LatencyStats, SplitMix64};
 use paragraf_index::{Analyzer, Hit, InvertedIndex};
 use serde::Serialize;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tantivy::collector::TopDocs;
@@ -157,46 +156,32 @@ fn load_corpus(root: &Path) -> (Vec<String>, Vec<String>) {
     (docs, titles)
 }
 
-/// One document per norm of the scale archive.
+/// One document per chunk of the scale archive (every law, chunked as
+/// `index build --scale` chunks it: ~164k), the text a chunk is indexed
+/// with (citation, title, text).
 fn load_scale(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
     let p = root.join("scale/gii-all-federal-law.tar.zst");
-    let f = std::fs::File::open(&p).ok()?;
-    let dec = zstd::Decoder::new(f).ok()?;
-    let mut ar = tar::Archive::new(dec);
-    let (mut docs, mut titles) = (Vec::new(), Vec::new());
-    let mut failed = 0usize;
-    for e in ar.entries().ok()?.flatten() {
-        let mut e = e;
-        let name = e
-            .path()
-            .map(|p| p.to_string_lossy().to_string())
-            .unwrap_or_default();
-        if !name.ends_with(".xml") {
-            continue;
-        }
-        let mut buf = Vec::new();
-        if e.read_to_end(&mut buf).is_err() {
-            continue;
-        }
-        match parsers::gii::parse(&name, &buf) {
-            Err(_) => failed += 1,
-            Ok(norms) => {
-                for n in norms {
-                    let text = n.full_text();
-                    if text.trim().is_empty() {
-                        continue;
-                    }
-                    if !n.title.trim().is_empty() {
-                        titles.push(n.title.clone());
-                    }
-                    docs.push(format!("{}\n{}", n.title, text));
-                }
-            }
-        }
+    if !p.is_file() {
+        return None;
     }
-    if failed > 0 {
-        eprintln!("  scale archive: {failed} files the gii parser refused (skipped)");
+    let opts = paragraf_corpus::IngestOptions::default();
+    let (report, chunks) = paragraf_corpus::scale::archive_chunks(&p, &opts, &|_| true).ok()?;
+    if report.files_failed > 0 {
+        eprintln!(
+            "  scale archive: {} files the gii parser refused (skipped)",
+            report.files_failed
+        );
     }
+    let mut titles: Vec<String> = chunks
+        .iter()
+        .filter(|c| !c.title.trim().is_empty())
+        .map(|c| c.title.clone())
+        .collect();
+    titles.dedup();
+    let docs = chunks
+        .iter()
+        .map(|c| format!("{} – {}\n{}", c.citation, c.title, c.text))
+        .collect();
     Some((docs, titles))
 }
 
@@ -525,7 +510,7 @@ fn main() {
     if std::env::var("PARAGRAF_BM25_SCALE").map_or(true, |v| v != "0") {
         eprintln!("[scale] reading the archive …");
         if let Some((sdocs, stitles)) = load_scale(&root) {
-            if let Some((r, _)) = run("scale-94k", &sdocs, &stitles, &golden) {
+            if let Some((r, _)) = run("scale-chunks", &sdocs, &stitles, &golden) {
                 reports.push(r);
             }
         } else {

@@ -12,7 +12,7 @@ use crate::error::CorpusError;
 use crate::manifest::{Manifest, SourceEntry};
 use crate::parsers::{gii, SourceFormat};
 use crate::pipeline::{build_chunks, IngestOptions};
-use paragraf_types::{Lang, SourceClass, SourceRole};
+use paragraf_types::{Chunk, Lang, SourceClass, SourceRole};
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -47,6 +47,8 @@ pub struct ScaleReport {
 
 #[derive(Default)]
 struct Acc {
+    /// With `keep`: the chunks of each file, by file name.
+    kept: Vec<(String, Vec<Chunk>)>,
     files: usize,
     failed: Vec<String>,
     failed_n: usize,
@@ -58,6 +60,7 @@ struct Acc {
 
 impl Acc {
     fn merge(mut self, o: Acc) -> Acc {
+        self.kept.extend(o.kept);
         self.files += o.files;
         self.failed_n += o.failed_n;
         self.failed.extend(o.failed);
@@ -73,6 +76,31 @@ impl Acc {
 
 /// Stream a `.tar.zst` of gii XML files through parsing and chunking.
 pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, CorpusError> {
+    run_archive(path, opts, None).map(|(r, _)| r)
+}
+
+/// The chunks of every law of the archive whose regulation `keep` accepts
+/// (e.g. not one of the curated corpus), in archive-file order (file name,
+/// then norm order: the same archive gives the same list), with the run's
+/// figures. A law is German binding law in force unless the manifest says
+/// otherwise.
+pub fn archive_chunks(
+    path: &Path,
+    opts: &IngestOptions,
+    keep: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<(ScaleReport, Vec<Chunk>), CorpusError> {
+    let (report, mut kept) = run_archive(path, opts, Some(keep))?;
+    kept.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok((report, kept.into_iter().flat_map(|(_, c)| c).collect()))
+}
+
+type Kept = Vec<(String, Vec<Chunk>)>;
+
+fn run_archive(
+    path: &Path,
+    opts: &IngestOptions,
+    keep: Option<&(dyn Fn(&str) -> bool + Sync)>,
+) -> Result<(ScaleReport, Kept), CorpusError> {
     let manifest = match &opts.manifest {
         Some(p) => Manifest::load(p)?,
         None => Manifest::builtin()?,
@@ -118,7 +146,7 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
     let acc = rx
         .into_iter()
         .par_bridge()
-        .map(|(name, bytes)| process(&name, &bytes, &manifest, max_tokens))
+        .map(|(name, bytes)| process(&name, &bytes, &manifest, max_tokens, keep))
         .reduce(Acc::default, Acc::merge);
     match reader.join() {
         Ok(r) => r?,
@@ -131,7 +159,7 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
         }
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    Ok(ScaleReport {
+    let report = ScaleReport {
         archive: path.display().to_string(),
         files: acc.files,
         files_failed: acc.failed_n,
@@ -146,10 +174,17 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
         chunks_per_s: acc.chunks as f64 / seconds,
         peak_rss_kib: peak_rss_kib(),
         threads: rayon::current_num_threads(),
-    })
+    };
+    Ok((report, acc.kept))
 }
 
-fn process(name: &str, bytes: &[u8], manifest: &Manifest, max_tokens: usize) -> Acc {
+fn process(
+    name: &str,
+    bytes: &[u8],
+    manifest: &Manifest,
+    max_tokens: usize,
+    keep: Option<&(dyn Fn(&str) -> bool + Sync)>,
+) -> Acc {
     let mut acc = Acc {
         files: 1,
         bytes: bytes.len() as u64,
@@ -192,6 +227,8 @@ fn process(name: &str, bytes: &[u8], manifest: &Manifest, max_tokens: usize) -> 
                 note: None,
             };
             acc.norms = law.norms.len();
+            let kept = keep.is_some_and(|k| k(&regulation));
+            let mut all = Vec::new();
             for n in &law.norms {
                 let cs = build_chunks(n, &regulation, &src, name, manifest, max_tokens);
                 acc.chunks += cs.len();
@@ -199,6 +236,12 @@ fn process(name: &str, bytes: &[u8], manifest: &Manifest, max_tokens: usize) -> 
                     .iter()
                     .map(|c| c.references_out.len() + c.unresolved_references.len())
                     .sum::<usize>();
+                if kept {
+                    all.extend(cs);
+                }
+            }
+            if kept {
+                acc.kept.push((name.to_string(), all));
             }
         }
     }

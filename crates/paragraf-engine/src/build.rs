@@ -57,6 +57,15 @@ pub struct BuildOptions {
     /// Also embed every norm heading on its own (the heading-vector
     /// channel, `headingWeight`).
     pub heading_vectors: bool,
+    /// `index build --scale`: the archive of all federal law
+    /// (`scale/gii-all-federal-law.tar.zst`); every law the curated corpus
+    /// does not hold joins the index as the lexical tier (BM25, headings,
+    /// references), after the curated chunks.
+    pub scale: Option<PathBuf>,
+    /// With `scale`: embed the archive's chunks too (resumable through the
+    /// checkpoint; minutes on a GPU, most of a day on 2 CPU cores). Without
+    /// it only the curated chunks have vectors.
+    pub embed_scale: bool,
 }
 
 /// Progress of a build, for progress bars.
@@ -216,6 +225,44 @@ pub(crate) fn embed_resumable<S: AsRef<str>>(
     })
 }
 
+/// Appends the archive's laws that `chunks` (the curated corpus) does not
+/// hold: a curated regulation is never shadowed by the archive's copy (its
+/// current and superseded versions keep their own status), and a chunk id
+/// seen before is dropped (two archive files with one abbreviation).
+fn add_archive(
+    chunks: &mut Vec<Chunk>,
+    archive: &std::path::Path,
+    ingest: &IngestOptions,
+) -> Result<paragraf_index::ScaleTier, EngineError> {
+    let curated: BTreeSet<String> = chunks.iter().map(|c| c.regulation.clone()).collect();
+    let (report, extra) =
+        paragraf_corpus::scale::archive_chunks(archive, ingest, &|r| !curated.contains(r))?;
+    let mut seen: std::collections::HashSet<String> =
+        chunks.iter().map(|c| c.id.as_str().to_string()).collect();
+    let before = extra.len();
+    let mut laws = BTreeSet::new();
+    let mut added = 0usize;
+    for c in extra {
+        if seen.insert(c.id.as_str().to_string()) {
+            laws.insert(c.regulation.clone());
+            chunks.push(c);
+            added += 1;
+        }
+    }
+    Ok(paragraf_index::ScaleTier {
+        archive: archive
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        archive_files: report.files,
+        files_failed: report.files_failed,
+        laws: laws.len(),
+        chunks: added,
+        duplicate_ids_dropped: before - added,
+        curated_regulations_kept: curated.len(),
+    })
+}
+
 /// Build an index directory.
 pub fn build_index(
     opts: &BuildOptions,
@@ -247,6 +294,21 @@ pub fn build_index(
     if opts.core_only {
         chunks.retain(in_core);
     }
+    let scale = match &opts.scale {
+        Some(archive) if !chunks.is_empty() => {
+            let t = Instant::now();
+            progress(BuildEvent::Stage {
+                name: "scale",
+                total: 0,
+            });
+            let tier = add_archive(&mut chunks, archive, &opts.ingest)?;
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            stage_ms.insert("scale".into(), ms);
+            progress(BuildEvent::StageDone { name: "scale", ms });
+            Some(tier)
+        }
+        _ => None,
+    };
     if chunks.is_empty() {
         return Err(EngineError::Other(format!(
             "the corpus at {} gave no chunks to index{}",
@@ -286,11 +348,16 @@ pub fn build_index(
     let texts: Vec<String> = chunks.iter().map(passage_text).collect();
     let ids: Vec<String> = chunks.iter().map(|c| c.id.as_str().to_string()).collect();
     let dim = info.dim;
+    // the embedded tier: everything, or the curated chunks before the archive's
+    let dense_n = match &scale {
+        Some(tier) if !opts.embed_scale => chunks.len() - tier.chunks,
+        _ => chunks.len(),
+    };
     let embedded = embed_resumable(
         embedder.as_ref(),
         &mut ckpt,
-        &ids,
-        &texts,
+        &ids[..dense_n],
+        &texts[..dense_n],
         opts.batch_size,
         "embed",
         progress,
@@ -302,7 +369,7 @@ pub fn build_index(
     // heading vectors (opt-in): one per norm heading and language
     let headings = if opts.heading_vectors {
         let t = Instant::now();
-        let heads = norm_headings(&chunks);
+        let heads = norm_headings(&chunks[..dense_n]);
         let head_ids: Vec<String> = heads.iter().map(heading_key).collect();
         let head_texts: Vec<String> = heads.iter().map(|h| h.text.clone()).collect();
         let out = embed_resumable(
@@ -327,11 +394,13 @@ pub fn build_index(
     ckpt.flush()?;
     let Embedded {
         vectors,
-        sparse,
+        mut sparse,
         reused,
         todo,
         truncated,
     } = embedded;
+    // the lexical tier has no learned-sparse weights either
+    sparse.resize(chunks.len(), Vec::new());
 
     let t = Instant::now();
     progress(BuildEvent::Stage {
@@ -384,6 +453,7 @@ pub fn build_index(
     }
     manifest.skipped_sources = skipped.clone();
     manifest.core_only = opts.core_only;
+    manifest.scale = scale;
     let extras = CorpusExtras {
         mappings: ingested.control_mappings,
         evidence: ingested.evidence,

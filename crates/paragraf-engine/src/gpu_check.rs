@@ -642,6 +642,8 @@ fn e2e(plan: &Plan, opts: &GpuCheckOptions, out: &Path) -> Result<(), EngineErro
         checkpoint: Some(work.join("index-core.embeddings")),
         strict: false,
         heading_vectors: true,
+        scale: None,
+        embed_scale: false,
     };
     let _ = std::fs::remove_dir_all(work.join("index-core.embeddings"));
     let t = Instant::now();

@@ -506,9 +506,11 @@ impl Engine {
             .iter()
             .map(|&doc| {
                 let s = cand[&doc];
+                // a chunk of the lexical tier (no vector) has no dense score
+                let embedded = (doc as usize) < self.index.dense.len();
                 let dense = s
                     .dense
-                    .or_else(|| Some(dot(&qe.dense, self.index.dense.vector(doc))));
+                    .or_else(|| embedded.then(|| dot(&qe.dense, self.index.dense.vector(doc))));
                 let h = heading_of[self.chunk_norm[doc as usize] as usize];
                 Candidate {
                     chunk: &chunks[doc as usize],
@@ -542,6 +544,7 @@ impl Engine {
             &self.params,
         );
         results.truncate(opts.top_k);
+        self.mark_lexical_tier(&mut results);
         mark(&mut t, "assess", &mut lap);
         t.insert("total".into(), t0.elapsed().as_secs_f64() * 1e3);
         Ok(SearchOutcome {
@@ -554,6 +557,26 @@ impl Engine {
             },
             analysis,
         })
+    }
+
+    /// Results from the lexical tier (archive chunks without a vector) say
+    /// so in their explanation: their fused score had no dense channel.
+    fn mark_lexical_tier(&self, results: &mut [paragraf_types::SearchResult]) {
+        let embedded = self.index.dense.len();
+        for r in results {
+            if self
+                .by_id
+                .get(&r.chunk_id)
+                .is_some_and(|&i| i as usize >= embedded)
+            {
+                r.explanation.push(paragraf_types::ScoreTerm {
+                    name: "lexicalTier".into(),
+                    constant: 0.0,
+                    value: 0.0,
+                    reason: "Gesamtarchiv Bundesrecht, nicht eingebettet: nur BM25, Überschrift und Verweise, kein dense-Score".into(),
+                });
+            }
+        }
     }
 
     /// The best heading cosine of every norm (index into `norms`) for a

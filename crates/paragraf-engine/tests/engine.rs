@@ -55,6 +55,8 @@ fn index_dir() -> Option<&'static PathBuf> {
             checkpoint: None,
             strict: false,
             heading_vectors: false,
+            scale: None,
+            embed_scale: false,
         };
         let report = build_index(&opts, &|_| {}).expect("index build on the fixture corpus");
         assert!(

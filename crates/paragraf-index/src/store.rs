@@ -138,6 +138,29 @@ pub struct IndexManifest {
     /// builds on a CPU), not the whole corpus.
     #[serde(default)]
     pub core_only: bool,
+    /// The lexical tier from the archive of all federal law
+    /// (`index build --scale`); `None` for a curated-only index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<ScaleTier>,
+}
+
+/// What `index build --scale` added after the curated chunks. Chunks
+/// `0..counts.vectors` have vectors; the rest (the archive's, unless it was
+/// embedded too) are found through the inverted index and headings only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleTier {
+    /// File name of the archive.
+    pub archive: String,
+    pub archive_files: usize,
+    pub files_failed: usize,
+    /// Regulations added from the archive.
+    pub laws: usize,
+    /// Chunks added from the archive.
+    pub chunks: usize,
+    /// Archive chunks left out because their id was already there.
+    pub duplicate_ids_dropped: usize,
+    /// Curated regulations whose archive copy was left out (never shadowed).
+    pub curated_regulations_kept: usize,
 }
 
 impl IndexManifest {
@@ -161,6 +184,7 @@ impl IndexManifest {
             skipped_sources: Vec::new(),
             regulations: Vec::new(),
             core_only: false,
+            scale: None,
         }
     }
 }
@@ -237,7 +261,8 @@ pub fn write_index(
     if chunks.is_empty() {
         return Err(IndexError::Empty("no chunks to write".into()));
     }
-    if dense.len() != chunks.len() || inverted.len() != chunks.len() {
+    // vectors for a prefix (the embedded tier), inverted postings for all
+    if dense.len() > chunks.len() || inverted.len() != chunks.len() {
         return Err(IndexError::InvalidInput(format!(
             "{} chunks but {} vectors and {} inverted-index docs",
             chunks.len(),
@@ -599,7 +624,8 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
     };
     let graph = m.counts.hnsw_graph.then_some((dir, GRAPH_BASE));
     let dense = DenseIndex::from_parts(vectors, dim, &m.hnsw, graph)?;
-    if chunks.len() != dense.len()
+    if dense.len() > chunks.len()
+        || dense.len() != m.counts.vectors
         || chunks.len() != inverted.len()
         || chunks.len() != m.counts.chunks
     {

@@ -146,6 +146,8 @@ struct Scored<'a> {
     sparse: Option<f64>,
     heading: Option<f64>,
     exact: bool,
+    /// No vector: `dense_n` is the candidates' median (see [`fuse`]).
+    dense_imputed: bool,
     /// Normalised channel values used by the fusion (for the explanation).
     dense_n: f64,
     lexical_n: f64,
@@ -192,6 +194,7 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             sparse: finite(c.sparse),
             heading: finite(c.heading),
             exact: c.exact,
+            dense_imputed: false,
             dense_n: 0.0,
             lexical_n: 0.0,
             sparse_n: 0.0,
@@ -257,6 +260,23 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
         s.lexical_n = s.lexical.map_or(0.0, |l| (l / lex_den).clamp(0.0, 1.0));
         s.sparse_n = s.sparse.map_or(0.0, |x| (x / sparse_den).clamp(0.0, 1.0));
     }
+    // A candidate without a vector (the lexical tier of an `index build
+    // --scale` index) has an unknown dense score, not a zero one: it takes
+    // the lower median of the candidates that have one, so that neither a
+    // missing vector buries it nor its other channels alone lift it.
+    let mut present: Vec<f64> = v
+        .iter()
+        .filter(|s| s.dense.is_some())
+        .map(|s| s.dense_n)
+        .collect();
+    if !present.is_empty() && present.len() < v.len() {
+        present.sort_by(f64::total_cmp);
+        let median = present[(present.len() - 1) / 2];
+        for s in v.iter_mut().filter(|s| s.dense.is_none()) {
+            s.dense_n = median;
+            s.dense_imputed = true;
+        }
+    }
     match stage {
         Stage::DenseOnly => {
             for s in v.iter_mut() {
@@ -290,7 +310,16 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
                     }
                 }
                 FusionMethod::Rrf => {
-                    let rd = channel_ranks(v, |s| s.dense);
+                    let mut rd = channel_ranks(v, |s| s.dense);
+                    // no vector: the median dense rank (see the weighted sum)
+                    let ranked = rd.iter().flatten().count();
+                    if ranked > 0 {
+                        for (r, s) in rd.iter_mut().zip(v.iter()) {
+                            if s.dense_imputed {
+                                *r = Some((ranked - 1) / 2 + 1);
+                            }
+                        }
+                    }
                     let rl = channel_ranks(v, |s| s.lexical);
                     let rs = channel_ranks(v, |s| s.sparse);
                     let rh = channel_ranks(v, |s| s.heading);
@@ -751,6 +780,8 @@ fn raw_reason(s: &Scored<'_>, stage: Stage) -> String {
     let mut parts = Vec::new();
     if let Some(d) = s.dense {
         parts.push(format!("dense cos {d:.3}→{:.3}", s.dense_n));
+    } else if s.dense_imputed {
+        parts.push(format!("dense ohne Vektor: Median {:.3}", s.dense_n));
     }
     if let Some(l) = s.lexical {
         parts.push(format!("bm25 {l:.2}→{:.3}", s.lexical_n));

@@ -415,6 +415,51 @@ fn pin_fusion_defaults() {
 }
 
 #[test]
+fn a_candidate_without_a_vector_takes_the_median_dense_value() {
+    // the lexical tier of a `--scale` index: archive chunks have no vector
+    let x = chunk("DSGVO", "Art. 1").build();
+    let z = chunk("DSGVO", "Art. 2").build();
+    let y = chunk("GwG", "§ 10").build();
+    let cand = |c, dense, lexical| Candidate {
+        chunk: c,
+        dense,
+        lexical: Some(lexical),
+        sparse: None,
+        heading: None,
+        exact: false,
+    };
+    let cands = [
+        cand(&x, Some(0.8), 10.0),
+        cand(&z, Some(0.6), 5.0),
+        cand(&y, None, 20.0),
+    ];
+    let qa = QueryAnalysis::default();
+    let r = rank(&qa, &cands, &RankParams::default(), Stage::Fused, 10);
+    let hit = |n: &str| r.iter().find(|h| h.norm == n).unwrap().clone();
+    // lower median of (0.6, 0.8) = 0.6: y = (0.55·0.6 + 0.30·20/20) / 0.85
+    let y_raw = hit("§ 10").raw_semantic;
+    assert!((y_raw - (0.55 * 0.6 + 0.30) / 0.85).abs() < 1e-6, "{y_raw}");
+    assert!(hit("§ 10").explanation[0].reason.contains("Median"));
+    // x keeps its own: (0.55·0.8 + 0.30·0.5) / 0.85
+    let x_raw = hit("Art. 1").raw_semantic;
+    assert!(
+        (x_raw - (0.55 * 0.8 + 0.30 * 0.5) / 0.85).abs() < 1e-6,
+        "{x_raw}"
+    );
+    // RRF: the median dense rank of the two ranked (1) and lexical rank 1
+    let p = RankParams::from_json_str(r#"{"fusionMethod":"rrf"}"#).unwrap();
+    let r = rank(&qa, &cands, &p, Stage::Fused, 10);
+    let y_rrf = r.iter().find(|h| h.norm == "§ 10").unwrap().raw_semantic;
+    assert!((y_rrf - 1.0).abs() < 1e-12, "{y_rrf}");
+    // a list where every candidate has a vector is untouched
+    let all = [cand(&x, Some(0.8), 10.0), cand(&z, Some(0.6), 5.0)];
+    let r = rank(&qa, &all, &RankParams::default(), Stage::Fused, 10);
+    assert!(r
+        .iter()
+        .all(|h| !h.explanation[0].reason.contains("Median")));
+}
+
+#[test]
 fn rrf_fusion_is_scale_free() {
     let x = chunk("DSGVO", "Art. 1").build();
     let y = chunk("DSGVO", "Art. 2").build();

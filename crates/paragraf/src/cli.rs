@@ -174,6 +174,19 @@ pub enum IndexCmd {
         /// no gain measured with multilingual-e5-small).
         #[arg(long)]
         heading_vectors: bool,
+        /// Add all federal law: every law of the archive
+        /// (<corpus>/scale/gii-all-federal-law.tar.zst, or --scale-archive)
+        /// the curated corpus does not hold, as the lexical tier (BM25,
+        /// headings, references; no vectors unless --embed-scale).
+        #[arg(long)]
+        scale: bool,
+        /// The archive for --scale.
+        #[arg(long, requires = "scale")]
+        scale_archive: Option<PathBuf>,
+        /// With --scale: embed the archive's chunks too (resumable; minutes
+        /// on a GPU, most of a day on 2 CPU cores).
+        #[arg(long, requires = "scale")]
+        embed_scale: bool,
         /// Print the build report as JSON.
         #[arg(long)]
         json: bool,

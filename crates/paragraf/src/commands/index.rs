@@ -18,10 +18,20 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
             f16,
             strict,
             heading_vectors,
+            scale,
+            scale_archive,
+            embed_scale,
             json,
         } => {
+            let corpus = corpus.unwrap_or_else(crate::paths::default_corpus);
+            let scale = scale.then(|| {
+                scale_archive.unwrap_or_else(|| corpus.join("scale/gii-all-federal-law.tar.zst"))
+            });
+            if let Some(a) = &scale {
+                anyhow::ensure!(a.is_file(), "--scale: no archive at {}", a.display());
+            }
             let opts = BuildOptions {
-                corpus: corpus.unwrap_or_else(crate::paths::default_corpus),
+                corpus,
                 out: out.unwrap_or_else(|| home(g).join("index")),
                 embedder,
                 registry: registry(g)?,
@@ -36,6 +46,8 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 checkpoint: None,
                 strict,
                 heading_vectors,
+                scale,
+                embed_scale,
             };
             let bars = StageBars::new(g.quiet || json);
             let report = build_index(&opts, &|e| bars.on_event(e))?;

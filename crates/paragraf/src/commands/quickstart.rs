@@ -101,6 +101,8 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
         checkpoint: None,
         strict: false,
         heading_vectors: false,
+        scale: None,
+        embed_scale: false,
     };
     let bars = StageBars::new(g.quiet);
     let report = build_index(&opts, &|e| bars.on_event(e))?;
