@@ -165,7 +165,11 @@ fn load_scale(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
         return None;
     }
     let opts = paragraf_corpus::IngestOptions::default();
-    let (report, chunks) = paragraf_corpus::scale::archive_chunks(&p, &opts, &|_| true).ok()?;
+    let select = paragraf_corpus::scale::ArchiveSelection {
+        keep: &|_| true,
+        domains: &|_| Vec::new(),
+    };
+    let (report, chunks) = paragraf_corpus::scale::archive_chunks(&p, &opts, &select).ok()?;
     if report.files_failed > 0 {
         eprintln!(
             "  scale archive: {} files the gii parser refused (skipped)",

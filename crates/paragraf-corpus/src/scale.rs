@@ -79,17 +79,26 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
     run_archive(path, opts, None).map(|(r, _)| r)
 }
 
-/// The chunks of every law of the archive whose regulation `keep` accepts
-/// (e.g. not one of the curated corpus), in archive-file order (file name,
-/// then norm order: the same archive gives the same list), with the run's
-/// figures. A law is German binding law in force unless the manifest says
-/// otherwise.
+/// What [`archive_chunks`] keeps and how it labels a law.
+pub struct ArchiveSelection<'a> {
+    /// Whether a law (by canonical regulation name) is kept.
+    pub keep: &'a (dyn Fn(&str) -> bool + Sync),
+    /// The domains of a law from its long title (`<langue>`; the
+    /// regulation name where it has none).
+    pub domains: &'a (dyn Fn(&str) -> Vec<paragraf_types::Domain> + Sync),
+}
+
+/// The chunks of every law of the archive that `select` keeps (e.g. not one
+/// of the curated corpus), in archive-file order (file name, then norm
+/// order: the same archive gives the same list), with the run's figures. A
+/// law is German binding law in force unless the manifest says otherwise;
+/// its domains come from `select.domains` of its long title.
 pub fn archive_chunks(
     path: &Path,
     opts: &IngestOptions,
-    keep: &(dyn Fn(&str) -> bool + Sync),
+    select: &ArchiveSelection<'_>,
 ) -> Result<(ScaleReport, Vec<Chunk>), CorpusError> {
-    let (report, mut kept) = run_archive(path, opts, Some(keep))?;
+    let (report, mut kept) = run_archive(path, opts, Some(select))?;
     kept.sort_by(|a, b| a.0.cmp(&b.0));
     Ok((report, kept.into_iter().flat_map(|(_, c)| c).collect()))
 }
@@ -99,7 +108,7 @@ type Kept = Vec<(String, Vec<Chunk>)>;
 fn run_archive(
     path: &Path,
     opts: &IngestOptions,
-    keep: Option<&(dyn Fn(&str) -> bool + Sync)>,
+    keep: Option<&ArchiveSelection<'_>>,
 ) -> Result<(ScaleReport, Kept), CorpusError> {
     let manifest = match &opts.manifest {
         Some(p) => Manifest::load(p)?,
@@ -183,7 +192,7 @@ fn process(
     bytes: &[u8],
     manifest: &Manifest,
     max_tokens: usize,
-    keep: Option<&(dyn Fn(&str) -> bool + Sync)>,
+    keep: Option<&ArchiveSelection<'_>>,
 ) -> Acc {
     let mut acc = Acc {
         files: 1,
@@ -227,7 +236,17 @@ fn process(
                 note: None,
             };
             acc.norms = law.norms.len();
-            let kept = keep.is_some_and(|k| k(&regulation));
+            let kept = keep.filter(|k| (k.keep)(&regulation));
+            let domains = match kept {
+                Some(k) if manifest.domains(&regulation).is_empty() => {
+                    (k.domains)(if law.title.trim().is_empty() {
+                        &regulation
+                    } else {
+                        &law.title
+                    })
+                }
+                _ => Vec::new(),
+            };
             let mut all = Vec::new();
             for n in &law.norms {
                 let cs = build_chunks(n, &regulation, &src, name, manifest, max_tokens);
@@ -236,11 +255,16 @@ fn process(
                     .iter()
                     .map(|c| c.references_out.len() + c.unresolved_references.len())
                     .sum::<usize>();
-                if kept {
-                    all.extend(cs);
+                if kept.is_some() {
+                    all.extend(cs.into_iter().map(|mut c| {
+                        if c.domains.is_empty() {
+                            c.domains = domains.clone();
+                        }
+                        c
+                    }));
                 }
             }
-            if kept {
+            if kept.is_some() {
                 acc.kept.push((name.to_string(), all));
             }
         }

@@ -235,8 +235,15 @@ fn add_archive(
     ingest: &IngestOptions,
 ) -> Result<paragraf_index::ScaleTier, EngineError> {
     let curated: BTreeSet<String> = chunks.iter().map(|c| c.regulation.clone()).collect();
-    let (report, extra) =
-        paragraf_corpus::scale::archive_chunks(archive, ingest, &|r| !curated.contains(r))?;
+    // a law's domains from its long title, by the lexicon that reads
+    // questions (one definition of what names a domain)
+    let lexicon = paragraf_rank::Lexicon::builtin();
+    let domains = |title: &str| paragraf_rank::analyze_query(title, &[], lexicon).domains;
+    let select = paragraf_corpus::scale::ArchiveSelection {
+        keep: &|r| !curated.contains(r),
+        domains: &domains,
+    };
+    let (report, extra) = paragraf_corpus::scale::archive_chunks(archive, ingest, &select)?;
     let mut seen: std::collections::HashSet<String> =
         chunks.iter().map(|c| c.id.as_str().to_string()).collect();
     let before = extra.len();
@@ -366,10 +373,12 @@ pub fn build_index(
     stage_ms.insert("embed".into(), ms);
     progress(BuildEvent::StageDone { name: "embed", ms });
 
-    // heading vectors (opt-in): one per norm heading and language
-    let headings = if opts.heading_vectors {
+    // heading vectors (opt-in; always with --scale, where the archive's
+    // headings are the lexical tier's cheap dense signal: one short text per
+    // norm instead of every chunk): one per norm heading and language
+    let headings = if opts.heading_vectors || scale.is_some() {
         let t = Instant::now();
-        let heads = norm_headings(&chunks[..dense_n]);
+        let heads = norm_headings(&chunks);
         let head_ids: Vec<String> = heads.iter().map(heading_key).collect();
         let head_texts: Vec<String> = heads.iter().map(|h| h.text.clone()).collect();
         let out = embed_resumable(

@@ -458,11 +458,15 @@ impl Engine {
         mark(&mut t, "lexical", &mut lap);
         // heading vectors (when the index has them and they weigh): the best
         // heading cosine of every norm; the nearest norms join the pool
-        let heading_of = if self.params.heading_weight > 0.0 && !self.index.headings.is_empty() {
-            self.heading_scores(&qe.dense)
-        } else {
-            vec![f32::NAN; self.norms.len()]
-        };
+        // heading cosines: for the heading channel, and for a lexical tier
+        // (its chunks' only dense signal is their norm's heading vector)
+        let tiered = self.index.dense.len() < chunks.len();
+        let heading_of =
+            if (self.params.heading_weight > 0.0 || tiered) && !self.index.headings.is_empty() {
+                self.heading_scores(&qe.dense)
+            } else {
+                vec![f32::NAN; self.norms.len()]
+            };
         let mut near: Vec<u32> = (0..self.norms.len() as u32)
             .filter(|&n| !heading_of[n as usize].is_nan())
             .collect();
@@ -506,12 +510,17 @@ impl Engine {
             .iter()
             .map(|&doc| {
                 let s = cand[&doc];
-                // a chunk of the lexical tier (no vector) has no dense score
+                // a chunk of the lexical tier (no vector) scores by its
+                // norm's heading vector, or has no dense score at all
                 let embedded = (doc as usize) < self.index.dense.len();
-                let dense = s
-                    .dense
-                    .or_else(|| embedded.then(|| dot(&qe.dense, self.index.dense.vector(doc))));
                 let h = heading_of[self.chunk_norm[doc as usize] as usize];
+                let dense = s.dense.or_else(|| {
+                    if embedded {
+                        Some(dot(&qe.dense, self.index.dense.vector(doc)))
+                    } else {
+                        (!h.is_nan()).then_some(h)
+                    }
+                });
                 Candidate {
                     chunk: &chunks[doc as usize],
                     dense,
@@ -573,7 +582,7 @@ impl Engine {
                     name: "lexicalTier".into(),
                     constant: 0.0,
                     value: 0.0,
-                    reason: "Gesamtarchiv Bundesrecht, nicht eingebettet: nur BM25, Überschrift und Verweise, kein dense-Score".into(),
+                    reason: "Gesamtarchiv Bundesrecht, Text nicht eingebettet: dense-Score aus dem Überschriftsvektor der Norm (ohne ihn der Median der Kandidaten), dazu BM25, Überschrift und Verweise".into(),
                 });
             }
         }
