@@ -256,6 +256,10 @@ fn add_archive(
             added += 1;
         }
     }
+    // the norm graph over both tiers: a reference to an archive norm now
+    // resolves, and `references_in` (the seed's citationGain) counts the
+    // citing norms of every law
+    paragraf_corpus::assemble::build_graph(chunks);
     Ok(paragraf_index::ScaleTier {
         archive: archive
             .file_name()
