@@ -15,19 +15,8 @@ use paragraf_models::{
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-fn models_dir() -> Option<PathBuf> {
-    let d = PathBuf::from(std::env::var_os("PARAGRAF_TEST_MODELS")?);
-    d.join("multilingual-e5-small/model.safetensors")
-        .is_file()
-        .then_some(d)
-}
-
-fn fixture_corpus() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../paragraf/tests/fixtures/corpus"
-    ))
-}
+mod support;
+use support::{fixture_corpus, models_dir};
 
 /// One index for all tests of this binary (built once, ~1 min on 2 cores).
 fn index_dir() -> Option<&'static PathBuf> {

@@ -8,19 +8,8 @@ use paragraf_engine::{build_index, BuildOptions, Engine, EngineOptions, SearchOp
 use paragraf_models::{DeviceChoice, Registry, ResolveOptions};
 use std::path::{Path, PathBuf};
 
-fn models_dir() -> Option<PathBuf> {
-    let d = PathBuf::from(std::env::var_os("PARAGRAF_TEST_MODELS")?);
-    d.join("multilingual-e5-small/model.safetensors")
-        .is_file()
-        .then_some(d)
-}
-
-fn fixture_corpus() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../paragraf/tests/fixtures/corpus"
-    ))
-}
+mod support;
+use support::{fixture_corpus, models_dir};
 
 /// A law the fixture corpus does not hold, in the archive's gii layout.
 const TEST_LAW: &str = r#"<?xml version="1.0" encoding="UTF-8"?>

@@ -1,0 +1,21 @@
+//! What the engine's integration tests share: the test models and the
+//! fixture corpus.
+
+use std::path::PathBuf;
+
+/// `PARAGRAF_TEST_MODELS` when it holds multilingual-e5-small.
+pub fn models_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(std::env::var_os("PARAGRAF_TEST_MODELS")?);
+    d.join("multilingual-e5-small/model.safetensors")
+        .is_file()
+        .then_some(d)
+}
+
+/// The fixture corpus of the binary's tests (real excerpts in their
+/// official formats).
+pub fn fixture_corpus() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../paragraf/tests/fixtures/corpus"
+    ))
+}
