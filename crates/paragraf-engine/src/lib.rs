@@ -470,12 +470,19 @@ impl Engine {
         let mut near: Vec<u32> = (0..self.norms.len() as u32)
             .filter(|&n| !heading_of[n as usize].is_nan())
             .collect();
-        near.sort_by(|&a, &b| {
+        // the best `headingTopN` (ties by norm), selected rather than a
+        // sort of every norm: a scale index has ~100k
+        let by_heading = |&a: &u32, &b: &u32| {
             heading_of[b as usize]
                 .total_cmp(&heading_of[a as usize])
                 .then_with(|| self.norms[a as usize].0.cmp(&self.norms[b as usize].0))
-        });
-        near.truncate(self.params.heading_top_n);
+        };
+        let top_n = self.params.heading_top_n;
+        if near.len() > top_n && top_n > 0 {
+            near.select_nth_unstable_by(top_n - 1, by_heading);
+        }
+        near.truncate(top_n);
+        near.sort_by(by_heading);
         for n in near {
             for &doc in self
                 .by_norm
