@@ -5,8 +5,7 @@
 //! without them the tests print why and return.
 
 use paragraf_engine::{
-    build_index, AnswerProgress, AskOptions, BuildOptions, Engine, EngineError, EngineOptions,
-    SearchOptions,
+    build_index, AnswerProgress, AskOptions, Engine, EngineError, EngineOptions, SearchOptions,
 };
 use paragraf_models::{
     ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError,
@@ -16,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 mod support;
-use support::{fixture_corpus, models_dir};
+use support::{fixture_build, models_dir};
 
 /// One index for all tests of this binary (built once, ~1 min on 2 cores).
 fn index_dir() -> Option<&'static PathBuf> {
@@ -25,28 +24,7 @@ fn index_dir() -> Option<&'static PathBuf> {
         let models = models_dir()?;
         let tmp = tempfile::tempdir().expect("tempdir");
         let out = tmp.path().join("index");
-        let opts = BuildOptions {
-            corpus: fixture_corpus(),
-            out: out.clone(),
-            embedder: "multilingual-e5-small".into(),
-            registry: Registry::builtin(),
-            resolve: ResolveOptions {
-                model_dir: Some(models),
-                allow_download: false,
-            },
-            device: DeviceChoice::Cpu,
-            batch_size: 8,
-            hnsw: Default::default(),
-            f16: false,
-            only_regulations: None,
-            core_only: false,
-            ingest: Default::default(),
-            checkpoint: None,
-            strict: false,
-            heading_vectors: false,
-            scale: None,
-            embed_scale: false,
-        };
+        let opts = fixture_build(out.clone(), models);
         let report = build_index(&opts, &|_| {}).expect("index build on the fixture corpus");
         assert!(
             report.chunks > 10,

@@ -9,7 +9,7 @@ use paragraf_models::{DeviceChoice, Registry, ResolveOptions};
 use std::path::{Path, PathBuf};
 
 mod support;
-use support::{fixture_corpus, models_dir};
+use support::{fixture_build, fixture_corpus, models_dir};
 
 /// A law the fixture corpus does not hold, in the archive's gii layout.
 const TEST_LAW: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -52,28 +52,13 @@ fn the_archive_joins_as_a_lexical_tier_without_shadowing_the_curated_law() {
     let archive = pack_archive(tmp.path());
     let out = tmp.path().join("index");
     let resolve = ResolveOptions {
-        model_dir: Some(models),
+        model_dir: Some(models.clone()),
         allow_download: false,
     };
     let report = build_index(
         &BuildOptions {
-            corpus: fixture_corpus(),
-            out: out.clone(),
-            embedder: "multilingual-e5-small".into(),
-            registry: Registry::builtin(),
-            resolve: resolve.clone(),
-            device: DeviceChoice::Cpu,
-            batch_size: 8,
-            hnsw: Default::default(),
-            f16: false,
-            only_regulations: None,
-            core_only: false,
-            ingest: Default::default(),
-            checkpoint: None,
-            strict: false,
-            heading_vectors: false,
             scale: Some(archive),
-            embed_scale: false,
+            ..fixture_build(out.clone(), models.clone())
         },
         &|_| {},
     )

@@ -1,6 +1,8 @@
 //! What the engine's integration tests share: the test models and the
 //! fixture corpus.
 
+use paragraf_engine::BuildOptions;
+use paragraf_models::{DeviceChoice, Registry, ResolveOptions};
 use std::path::PathBuf;
 
 /// `PARAGRAF_TEST_MODELS` when it holds multilingual-e5-small.
@@ -18,4 +20,31 @@ pub fn fixture_corpus() -> PathBuf {
         env!("CARGO_MANIFEST_DIR"),
         "/../paragraf/tests/fixtures/corpus"
     ))
+}
+
+/// A CPU build of the fixture corpus into `out` with multilingual-e5-small
+/// from `models`, every other option at its default.
+pub fn fixture_build(out: PathBuf, models: PathBuf) -> BuildOptions {
+    BuildOptions {
+        corpus: fixture_corpus(),
+        out,
+        embedder: "multilingual-e5-small".into(),
+        registry: Registry::builtin(),
+        resolve: ResolveOptions {
+            model_dir: Some(models),
+            allow_download: false,
+        },
+        device: DeviceChoice::Cpu,
+        batch_size: 8,
+        hnsw: Default::default(),
+        f16: false,
+        only_regulations: None,
+        core_only: false,
+        ingest: Default::default(),
+        checkpoint: None,
+        strict: false,
+        heading_vectors: false,
+        scale: None,
+        embed_scale: false,
+    }
 }
