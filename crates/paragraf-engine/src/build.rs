@@ -68,6 +68,45 @@ pub struct BuildOptions {
     pub embed_scale: bool,
 }
 
+/// Passages per embedding call unless a build says otherwise (`index build
+/// --batch-size`).
+pub const DEFAULT_BATCH_SIZE: usize = 16;
+
+impl BuildOptions {
+    /// A build of `corpus` into `out` with the embedder `embedder`, every
+    /// other option at its default: the device chosen automatically,
+    /// [`DEFAULT_BATCH_SIZE`], default HNSW parameters, f32 vectors, the
+    /// whole corpus, no heading vectors, no archive tier, files that fail to
+    /// parse listed rather than fatal.
+    pub fn new(
+        corpus: PathBuf,
+        out: PathBuf,
+        embedder: impl Into<String>,
+        registry: Registry,
+        resolve: ResolveOptions,
+    ) -> BuildOptions {
+        BuildOptions {
+            corpus,
+            out,
+            embedder: embedder.into(),
+            registry,
+            resolve,
+            device: DeviceChoice::Auto,
+            batch_size: DEFAULT_BATCH_SIZE,
+            hnsw: HnswParams::default(),
+            f16: false,
+            only_regulations: None,
+            core_only: false,
+            ingest: IngestOptions::default(),
+            checkpoint: None,
+            strict: false,
+            heading_vectors: false,
+            scale: None,
+            embed_scale: false,
+        }
+    }
+}
+
 /// Progress of a build, for progress bars.
 #[derive(Debug, Clone)]
 pub enum BuildEvent {

@@ -627,23 +627,19 @@ fn e2e(plan: &Plan, opts: &GpuCheckOptions, out: &Path) -> Result<(), EngineErro
     let index = work.join("index-core");
     let _ = std::fs::remove_dir_all(&index);
     let build = BuildOptions {
-        corpus,
-        out: index.clone(),
-        embedder: name.into(),
-        registry: registry.clone(),
-        resolve: ResolveOptions::default(),
         device: opts.device,
         batch_size: 64,
-        hnsw: Default::default(),
         f16: true,
-        only_regulations: None,
         core_only: true,
-        ingest: Default::default(),
         checkpoint: Some(work.join("index-core.embeddings")),
-        strict: false,
         heading_vectors: true,
-        scale: None,
-        embed_scale: false,
+        ..BuildOptions::new(
+            corpus,
+            index.clone(),
+            name,
+            registry.clone(),
+            ResolveOptions::default(),
+        )
     };
     let _ = std::fs::remove_dir_all(work.join("index-core.embeddings"));
     let t = Instant::now();

@@ -488,6 +488,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn batch_limits_per_device_override_only_what_they_name() {
+        let text = BUILTIN_MODELS_TOML.replace(
+            "name = \"bge-m3\"\n",
+            "name = \"bge-m3\"\nbatch = { cuda = { tokens = 131072, max = 512 } }\n",
+        );
+        let r = Registry::parse(&text, "test").unwrap();
+        let b = &r.get("bge-m3").unwrap().batch;
+        let cuda = b.for_kind("cuda");
+        assert_eq!(
+            (cuda.tokens, cuda.attention, cuda.max),
+            (131_072, None, 512)
+        );
+        // the kinds left out keep their defaults
+        assert_eq!(b.for_kind("cpu"), BatchPerDevice::default().for_kind("cpu"));
+        assert_eq!(
+            b.for_kind("metal"),
+            BatchPerDevice::default().for_kind("metal")
+        );
+        let e5 = &r.get("multilingual-e5-small").unwrap().batch;
+        assert_eq!(e5, &BatchPerDevice::default());
+        // an unknown key is an error naming it
+        let bad = BUILTIN_MODELS_TOML.replace(
+            "name = \"bge-m3\"\n",
+            "name = \"bge-m3\"\nbatch = { cuda = { tokens = 1, max = 1, width = 2 } }\n",
+        );
+        let e = Registry::parse(&bad, "test").unwrap_err().to_string();
+        assert!(e.contains("width"), "{e}");
+    }
+
+    #[test]
     fn builtin_parses_and_has_required_entries() {
         let r = Registry::parse(BUILTIN_MODELS_TOML, "builtin").unwrap();
         for n in [

@@ -264,12 +264,12 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
     // --scale` index) has an unknown dense score, not a zero one: it takes
     // the lower median of the candidates that have one, so that neither a
     // missing vector buries it nor its other channels alone lift it.
-    let mut present: Vec<f64> = v
-        .iter()
-        .filter(|s| s.dense.is_some())
-        .map(|s| s.dense_n)
-        .collect();
-    if !present.is_empty() && present.len() < v.len() {
+    if has_dense && v.iter().any(|s| s.dense.is_none()) {
+        let mut present: Vec<f64> = v
+            .iter()
+            .filter(|s| s.dense.is_some())
+            .map(|s| s.dense_n)
+            .collect();
         present.sort_by(f64::total_cmp);
         let median = present[(present.len() - 1) / 2];
         for s in v.iter_mut().filter(|s| s.dense.is_none()) {

@@ -160,7 +160,7 @@ pub enum IndexCmd {
         #[arg(long)]
         core: bool,
         /// Passages per embedding batch.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = paragraf_engine::build::DEFAULT_BATCH_SIZE)]
         batch_size: usize,
         /// Store vectors as f16.
         #[arg(long)]

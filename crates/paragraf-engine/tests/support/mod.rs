@@ -23,28 +23,20 @@ pub fn fixture_corpus() -> PathBuf {
 }
 
 /// A CPU build of the fixture corpus into `out` with multilingual-e5-small
-/// from `models`, every other option at its default.
+/// from `models`, batches of 8, every other option at its default.
 pub fn fixture_build(out: PathBuf, models: PathBuf) -> BuildOptions {
     BuildOptions {
-        corpus: fixture_corpus(),
-        out,
-        embedder: "multilingual-e5-small".into(),
-        registry: Registry::builtin(),
-        resolve: ResolveOptions {
-            model_dir: Some(models),
-            allow_download: false,
-        },
         device: DeviceChoice::Cpu,
         batch_size: 8,
-        hnsw: Default::default(),
-        f16: false,
-        only_regulations: None,
-        core_only: false,
-        ingest: Default::default(),
-        checkpoint: None,
-        strict: false,
-        heading_vectors: false,
-        scale: None,
-        embed_scale: false,
+        ..BuildOptions::new(
+            fixture_corpus(),
+            out,
+            "multilingual-e5-small",
+            Registry::builtin(),
+            ResolveOptions {
+                model_dir: Some(models),
+                allow_download: false,
+            },
+        )
     }
 }

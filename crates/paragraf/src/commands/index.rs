@@ -4,7 +4,7 @@ use super::{device, home, registry, resolve_opts};
 use crate::cli::{Global, IndexCmd};
 use crate::progress::StageBars;
 use anyhow::{Context, Result};
-use paragraf_engine::{build_index, BuildOptions, HnswParams};
+use paragraf_engine::{build_index, BuildOptions};
 
 pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
     match c {
@@ -31,23 +31,22 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
                 anyhow::ensure!(a.is_file(), "--scale: no archive at {}", a.display());
             }
             let opts = BuildOptions {
-                corpus,
-                out: out.unwrap_or_else(|| home(g).join("index")),
-                embedder,
-                registry: registry(g)?,
-                resolve: resolve_opts(g),
                 device: device(g)?,
                 batch_size,
-                hnsw: HnswParams::default(),
                 f16,
                 only_regulations: only,
                 core_only: core,
-                ingest: Default::default(),
-                checkpoint: None,
                 strict,
                 heading_vectors,
                 scale,
                 embed_scale,
+                ..BuildOptions::new(
+                    corpus,
+                    out.unwrap_or_else(|| home(g).join("index")),
+                    embedder,
+                    registry(g)?,
+                    resolve_opts(g),
+                )
             };
             let bars = StageBars::new(g.quiet || json);
             let report = build_index(&opts, &|e| bars.on_event(e))?;

@@ -83,26 +83,17 @@ pub fn run(g: &Global, a: QuickstartArgs) -> Result<()> {
     );
     let index_dir = home_dir.join("index");
     let opts = BuildOptions {
-        corpus: a
-            .corpus
-            .clone()
-            .unwrap_or_else(crate::paths::default_corpus),
-        out: index_dir.clone(),
-        embedder: embedder.clone(),
-        registry: reg.clone(),
-        resolve: resolve_opts(&g2),
         device: super::device(g)?,
-        batch_size: 16,
-        hnsw: Default::default(),
-        f16: false,
-        only_regulations: None,
         core_only: core,
-        ingest: Default::default(),
-        checkpoint: None,
-        strict: false,
-        heading_vectors: false,
-        scale: None,
-        embed_scale: false,
+        ..BuildOptions::new(
+            a.corpus
+                .clone()
+                .unwrap_or_else(crate::paths::default_corpus),
+            index_dir.clone(),
+            embedder.clone(),
+            reg.clone(),
+            resolve_opts(&g2),
+        )
     };
     let bars = StageBars::new(g.quiet);
     let report = build_index(&opts, &|e| bars.on_event(e))?;
