@@ -169,7 +169,8 @@ fn load_scale(root: &Path) -> Option<(Vec<String>, Vec<String>)> {
         keep: &|_| true,
         domains: &|_| Vec::new(),
     };
-    let (report, chunks) = paragraf_corpus::scale::archive_chunks(&p, &opts, &select).ok()?;
+    let (report, chunks, _titles) =
+        paragraf_corpus::scale::archive_chunks(&p, &opts, &select).ok()?;
     if report.files_failed > 0 {
         eprintln!(
             "  scale archive: {} files the gii parser refused (skipped)",

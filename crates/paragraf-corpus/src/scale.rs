@@ -49,6 +49,8 @@ pub struct ScaleReport {
 struct Acc {
     /// With `keep`: the chunks of each file, by file name.
     kept: Vec<(String, Vec<Chunk>)>,
+    /// With `keep`: (regulation, long title) of each kept law.
+    titles: Vec<(String, String)>,
     files: usize,
     failed: Vec<String>,
     failed_n: usize,
@@ -61,6 +63,7 @@ struct Acc {
 impl Acc {
     fn merge(mut self, o: Acc) -> Acc {
         self.kept.extend(o.kept);
+        self.titles.extend(o.titles);
         self.files += o.files;
         self.failed_n += o.failed_n;
         self.failed.extend(o.failed);
@@ -79,6 +82,9 @@ pub fn ingest_archive(path: &Path, opts: &IngestOptions) -> Result<ScaleReport, 
     run_archive(path, opts, None).map(|(r, _)| r)
 }
 
+/// `(regulation, title)` of each kept law.
+pub type LawTitlePairs = Vec<(String, String)>;
+
 /// What [`archive_chunks`] keeps and how it labels a law.
 pub struct ArchiveSelection<'a> {
     /// Whether a law (by canonical regulation name) is kept.
@@ -90,26 +96,33 @@ pub struct ArchiveSelection<'a> {
 
 /// The chunks of every law of the archive that `select` keeps (e.g. not one
 /// of the curated corpus), in archive-file order (file name, then norm
-/// order: the same archive gives the same list), with the run's figures. A
+/// order: the same archive gives the same list), with the run's figures and
+/// each kept law's long and short title (`(regulation, title)`, sorted). A
 /// law is German binding law in force unless the manifest says otherwise;
 /// its domains come from `select.domains` of its long title.
 pub fn archive_chunks(
     path: &Path,
     opts: &IngestOptions,
     select: &ArchiveSelection<'_>,
-) -> Result<(ScaleReport, Vec<Chunk>), CorpusError> {
-    let (report, mut kept) = run_archive(path, opts, Some(select))?;
+) -> Result<(ScaleReport, Vec<Chunk>, LawTitlePairs), CorpusError> {
+    let (report, acc) = run_archive(path, opts, Some(select))?;
+    let mut kept = acc.kept;
     kept.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok((report, kept.into_iter().flat_map(|(_, c)| c).collect()))
+    let mut titles = acc.titles;
+    titles.sort();
+    titles.dedup();
+    Ok((
+        report,
+        kept.into_iter().flat_map(|(_, c)| c).collect(),
+        titles,
+    ))
 }
-
-type Kept = Vec<(String, Vec<Chunk>)>;
 
 fn run_archive(
     path: &Path,
     opts: &IngestOptions,
     keep: Option<&ArchiveSelection<'_>>,
-) -> Result<(ScaleReport, Kept), CorpusError> {
+) -> Result<(ScaleReport, Acc), CorpusError> {
     let manifest = match &opts.manifest {
         Some(p) => Manifest::load(p)?,
         None => Manifest::builtin()?,
@@ -152,7 +165,7 @@ fn run_archive(
     });
 
     let max_tokens = opts.max_tokens;
-    let acc = rx
+    let mut acc = rx
         .into_iter()
         .par_bridge()
         .map(|(name, bytes)| process(&name, &bytes, &manifest, max_tokens, keep))
@@ -172,7 +185,7 @@ fn run_archive(
         archive: path.display().to_string(),
         files: acc.files,
         files_failed: acc.failed_n,
-        failures: acc.failed,
+        failures: std::mem::take(&mut acc.failed),
         bytes_compressed: compressed,
         bytes_uncompressed: acc.bytes,
         norms: acc.norms,
@@ -184,7 +197,7 @@ fn run_archive(
         peak_rss_kib: peak_rss_kib(),
         threads: rayon::current_num_threads(),
     };
-    Ok((report, acc.kept))
+    Ok((report, acc))
 }
 
 fn process(
@@ -266,6 +279,11 @@ fn process(
             }
             if kept.is_some() {
                 acc.kept.push((name.to_string(), all));
+                for t in std::iter::once(&law.title).chain(law.short_title.iter()) {
+                    if !t.trim().is_empty() {
+                        acc.titles.push((regulation.clone(), t.trim().to_string()));
+                    }
+                }
             }
         }
     }

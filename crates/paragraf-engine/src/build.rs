@@ -272,6 +272,7 @@ fn add_archive(
     chunks: &mut Vec<Chunk>,
     archive: &std::path::Path,
     ingest: &IngestOptions,
+    titles: &mut Vec<(String, String)>,
 ) -> Result<paragraf_index::ScaleTier, EngineError> {
     let curated: BTreeSet<String> = chunks.iter().map(|c| c.regulation.clone()).collect();
     // a law's domains from its long title, by the lexicon that reads
@@ -282,7 +283,9 @@ fn add_archive(
         keep: &|r| !curated.contains(r),
         domains: &domains,
     };
-    let (report, extra) = paragraf_corpus::scale::archive_chunks(archive, ingest, &select)?;
+    let (report, extra, archive_titles) =
+        paragraf_corpus::scale::archive_chunks(archive, ingest, &select)?;
+    titles.extend(archive_titles);
     let mut seen: std::collections::HashSet<String> =
         chunks.iter().map(|c| c.id.as_str().to_string()).collect();
     let before = extra.len();
@@ -311,6 +314,64 @@ fn add_archive(
         duplicate_ids_dropped: before - added,
         curated_regulations_kept: curated.len(),
     })
+}
+
+/// Each indexed law's titles, as written: for a curated law the manifest's
+/// title and names and the `<langue>` long title of its gii file, for an
+/// archive law its long title. Sorted by regulation; what the law-title
+/// signal reads (`paragraf_rank::law_title_variants`).
+fn law_titles(
+    chunks: &[Chunk],
+    opts: &BuildOptions,
+    archive: Vec<(String, String)>,
+) -> Result<Vec<paragraf_index::LawTitles>, EngineError> {
+    let manifest = match &opts.ingest.manifest {
+        Some(p) => paragraf_corpus::Manifest::load(p)?,
+        None => paragraf_corpus::Manifest::builtin()?,
+    };
+    let mut by_law: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut add = |law: &str, title: &str| {
+        let v = by_law.entry(law.to_string()).or_default();
+        let t = title.trim();
+        if !t.is_empty() && !v.iter().any(|x| x == t) {
+            v.push(t.to_string());
+        }
+    };
+    let mut gii_files: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for c in chunks {
+        if c.source_file.starts_with("de/gii/") && c.source_file.ends_with(".xml") {
+            gii_files.insert((c.regulation.as_str(), c.source_file.as_str()));
+        }
+    }
+    let curated: BTreeSet<&str> = chunks.iter().map(|c| c.regulation.as_str()).collect();
+    for law in &curated {
+        if let Some(r) = manifest.regulation(law) {
+            add(law, &r.title);
+            for a in &r.aliases {
+                add(law, a);
+            }
+        }
+    }
+    for (law, file) in gii_files {
+        let path = opts.corpus.join(file);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            EngineError::Other(format!("reading {} for its title: {e}", path.display()))
+        })?;
+        // the chunks came from this file, so it parses; a title is a bonus
+        if let Ok(l) = paragraf_corpus::parsers::gii::parse_law(file, &bytes) {
+            add(law, &l.title);
+            if let Some(short) = &l.short_title {
+                add(law, short);
+            }
+        }
+    }
+    for (law, title) in archive {
+        add(&law, &title);
+    }
+    Ok(by_law
+        .into_iter()
+        .map(|(regulation, titles)| paragraf_index::LawTitles { regulation, titles })
+        .collect())
 }
 
 /// Build an index directory.
@@ -344,6 +405,7 @@ pub fn build_index(
     if opts.core_only {
         chunks.retain(in_core);
     }
+    let mut archive_titles = Vec::new();
     let scale = match &opts.scale {
         Some(archive) if !chunks.is_empty() => {
             let t = Instant::now();
@@ -351,7 +413,7 @@ pub fn build_index(
                 name: "scale",
                 total: 0,
             });
-            let tier = add_archive(&mut chunks, archive, &opts.ingest)?;
+            let tier = add_archive(&mut chunks, archive, &opts.ingest, &mut archive_titles)?;
             let ms = t.elapsed().as_secs_f64() * 1e3;
             stage_ms.insert("scale".into(), ms);
             progress(BuildEvent::StageDone { name: "scale", ms });
@@ -509,6 +571,7 @@ pub fn build_index(
     let extras = CorpusExtras {
         mappings: ingested.control_mappings,
         evidence: ingested.evidence,
+        laws: law_titles(&chunks, opts, archive_titles)?,
     };
     let written = write_index(
         &opts.out, &manifest, &chunks, &extras, &dense, &inverted, &headings,

@@ -7,8 +7,10 @@
 //! `paragraf_rank::bilingual`; this module only feeds them analysed text.
 
 use paragraf_index::Analyzer;
+use paragraf_index::LawTitles;
 use paragraf_rank::{
-    defined_terms_in, BilingualTerms, DefinedTerms, Heading, HeadingTable, QueryTerms,
+    defined_terms_in, law_title_variants, BilingualTerms, DefinedTerms, Heading, HeadingTable,
+    LawTitleTable, QueryTerms,
 };
 use paragraf_types::{Chunk, Lang, NormRef, SourceRole};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -52,6 +54,65 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
         });
     }
     HeadingTable::new(entries)
+}
+
+/// The law-title table: every variant (`law_title_variants`) of every
+/// title of every law, analysed as German (titles and manifest names are
+/// German or name the act in English; translations reach them through the
+/// question's terms). Its "norms" are regulation names.
+///
+/// An index built before law titles were stored has none: then the
+/// manifest's title and names of each of its regulations stand in.
+pub fn law_title_table(
+    laws: &[LawTitles],
+    chunks: &[Chunk],
+    manifest: &paragraf_corpus::Manifest,
+    analyzer: &Analyzer,
+) -> LawTitleTable {
+    let fallback: Vec<LawTitles>;
+    let laws = if laws.is_empty() {
+        let regs: BTreeSet<&str> = chunks.iter().map(|c| c.regulation.as_str()).collect();
+        fallback = regs
+            .into_iter()
+            .filter_map(|r| manifest.regulation(r))
+            .map(|r| LawTitles {
+                regulation: r.name.clone(),
+                titles: std::iter::once(r.title.clone())
+                    .chain(r.aliases.iter().cloned())
+                    .collect(),
+            })
+            .collect();
+        &fallback[..]
+    } else {
+        laws
+    };
+    // a German ordinance says so in its title (EU regulations are
+    // „Verordnung (EU) …“ and rank with statutes)
+    let german: BTreeSet<&str> = chunks
+        .iter()
+        .filter(|c| c.jurisdiction == paragraf_types::Jurisdiction::De)
+        .map(|c| c.regulation.as_str())
+        .collect();
+    let ordinances: BTreeSet<String> = laws
+        .iter()
+        .filter(|l| {
+            german.contains(l.regulation.as_str())
+                && l.titles
+                    .iter()
+                    .any(|t| t.to_lowercase().contains("verordnung"))
+        })
+        .map(|l| l.regulation.clone())
+        .collect();
+    let mut entries = Vec::new();
+    for l in laws {
+        for t in &l.titles {
+            for v in law_title_variants(t) {
+                let w = words(analyzer, &v, Lang::De);
+                entries.push((l.regulation.clone(), v, w));
+            }
+        }
+    }
+    LawTitleTable::new(entries, ordinances)
 }
 
 /// Defined terms of every definitions norm (role `definition`) of binding

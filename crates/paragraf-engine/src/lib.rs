@@ -29,10 +29,12 @@ use paragraf_index::{open_index, LoadedIndex};
 use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
     analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
-    Lexicon,
+    LawTitleTable, Lexicon,
 };
 use paragraf_types::vector::dot;
-use paragraf_types::{AbstainReason, Answer, Chunk, ChunkId, NormRef, SearchResponse, Timings};
+use paragraf_types::{
+    AbstainReason, Answer, Chunk, ChunkId, Lang, NormRef, SearchResponse, Timings,
+};
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -175,6 +177,15 @@ pub struct Engine {
     manifest: Manifest,
     lexicon: &'static Lexicon,
     headings: HeadingTable,
+    /// Title words of every law (`lawTitleGain`).
+    law_titles: LawTitleTable,
+    /// Chunk doc → index into `regulations`; chunks per regulation.
+    chunk_law: Vec<u32>,
+    /// (name, chunks, language of its first chunk) per regulation.
+    regulations: Vec<(String, u32, Lang)>,
+    /// Chunks per language (the background of a law-title lift).
+    lang_chunks: HashMap<Lang, u32>,
+    regulation_ids: HashMap<String, u32>,
     defined: DefinedTerms,
     bilingual: &'static BilingualTerms,
     params: RankParams,
@@ -248,8 +259,36 @@ impl Engine {
         let analyzer = index.inverted.analyzer();
         let headings = lawwords::heading_table(&index.chunks, analyzer);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
+        let manifest = Manifest::builtin()?;
+        let law_titles =
+            lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
+        let mut reg_ids: HashMap<&str, u32> = HashMap::new();
+        let mut regulations: Vec<(String, u32, Lang)> = Vec::new();
+        let mut lang_chunks: HashMap<Lang, u32> = HashMap::new();
+        let chunk_law: Vec<u32> = index
+            .chunks
+            .iter()
+            .map(|c| {
+                *lang_chunks.entry(c.lang).or_default() += 1;
+                let id = *reg_ids.entry(c.regulation.as_str()).or_insert_with(|| {
+                    regulations.push((c.regulation.clone(), 0, c.lang));
+                    regulations.len() as u32 - 1
+                });
+                regulations[id as usize].1 += 1;
+                id
+            })
+            .collect();
+        let regulation_ids: HashMap<String, u32> = reg_ids
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
         let engine = Engine {
             headings,
+            law_titles,
+            chunk_law,
+            regulations,
+            regulation_ids,
+            lang_chunks,
             defined,
             bilingual: BilingualTerms::builtin(),
             index,
@@ -257,7 +296,7 @@ impl Engine {
             query_embedder,
             generator: Mutex::new(None),
             queue_depth: AtomicUsize::new(0),
-            manifest: Manifest::builtin()?,
+            manifest,
             lexicon: Lexicon::builtin(),
             params: opts.params,
             by_norm,
@@ -405,7 +444,18 @@ impl Engine {
             matches.extend(self.defined.matches(&all, &q.regulations));
         }
         matches.extend(self.headings.matches(&terms.heading, &self.params));
+        let lift = |term: &str, laws: &[&str]| self.law_lift(term, laws);
+        let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
+        // a question that names its law by title means a norm of that law:
+        // a heading of another law that shares its words is incidental
+        if !laws.is_empty() {
+            matches.retain(|m| {
+                laws.iter()
+                    .any(|l| m.norm.0.ends_with(&format!(" {}", l.regulation)))
+            });
+        }
         q.add_heading_matches(matches);
+        q.add_law_matches(laws);
         q.set_query_terms(all, terms.translated);
         q
     }
@@ -453,6 +503,20 @@ impl Engine {
         if let Some(sp) = &qe.sparse {
             for h in self.index.inverted.sparse(sp, sparse_n, filter) {
                 cand.entry(h.doc).or_default().sparse = Some(h.score);
+            }
+        }
+        // a law the question names by title: its best BM25 chunks join the pool
+        for m in &analysis.law_matches {
+            let in_law = |doc: u32| {
+                chunks[doc as usize].regulation == m.regulation
+                    && filter.map(|f| f(doc)).unwrap_or(true)
+            };
+            for h in self.index.inverted.bm25_terms(
+                &analysis.query_terms,
+                self.params.law_title_top_n,
+                Some(&in_law),
+            ) {
+                cand.entry(h.doc).or_default().lexical = Some(h.score);
             }
         }
         mark(&mut t, "lexical", &mut lap);
@@ -573,6 +637,47 @@ impl Engine {
             },
             analysis,
         })
+    }
+
+    /// `(lift, df_L)` of an analysed term in each of `laws`: how much more
+    /// often the law's chunks hold it than all chunks, `(df_L/n_L)/(df/N)`.
+    fn law_lift(&self, term: &str, laws: &[&str]) -> Vec<(f64, u32)> {
+        let ids: Vec<Option<u32>> = laws
+            .iter()
+            .map(|l| self.regulation_ids.get(*l).copied())
+            .collect();
+        let docs = self.index.inverted.docs(term);
+        let slot: HashMap<u32, usize> = ids
+            .iter()
+            .enumerate()
+            .filter_map(|(k, id)| id.map(|id| (id, k)))
+            .collect();
+        let mut in_law = vec![0u32; laws.len()];
+        for d in &docs {
+            if let Some(&k) = self.chunk_law.get(*d as usize).and_then(|l| slot.get(l)) {
+                in_law[k] += 1;
+            }
+        }
+        // the background is the law's own language: an English act is not
+        // about „data“ because a German corpus rarely says it
+        let mut by_lang: HashMap<Lang, u32> = HashMap::new();
+        for d in &docs {
+            if let Some(c) = self.index.chunks.get(*d as usize) {
+                *by_lang.entry(c.lang).or_default() += 1;
+            }
+        }
+        ids.iter()
+            .zip(in_law)
+            .map(|(id, k)| match id {
+                Some(id) => {
+                    let (_, n_law, lang) = &self.regulations[*id as usize];
+                    let df = f64::from(by_lang.get(lang).copied().unwrap_or(0).max(k).max(1));
+                    let n = f64::from(self.lang_chunks.get(lang).copied().unwrap_or(1).max(1));
+                    ((f64::from(k) / f64::from((*n_law).max(1))) / (df / n), k)
+                }
+                None => (0.0, 0),
+            })
+            .collect()
     }
 
     /// Results from the lexical tier (archive chunks without a vector) say

@@ -13,7 +13,7 @@ use support::{fixture_build, fixture_corpus, models_dir};
 
 /// A law the fixture corpus does not hold, in the archive's gii layout.
 const TEST_LAW: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<dokumente doknr="BJNR999990001"><norm doknr="BJNR999990001"><metadaten><jurabk>ErhUrlG</jurabk><amtabk>ErhUrlG</amtabk><langue>Gesetz über den Erholungsurlaub der Arbeitnehmer in Versuchsbetrieben</langue></metadaten><textdaten><text format="XML"><Content><P></P></Content></text></textdaten></norm>
+<dokumente doknr="BJNR999990001"><norm doknr="BJNR999990001"><metadaten><jurabk>ErhUrlG</jurabk><amtabk>ErhUrlG</amtabk><langue>Gesetz über den Erholungsurlaub der Arbeitnehmer in Versuchsbetrieben</langue><kurzue>Erholungsurlaubsgesetz</kurzue></metadaten><textdaten><text format="XML"><Content><P></P></Content></text></textdaten></norm>
 <norm doknr="BJNR999990001BJNE000100000"><metadaten><jurabk>ErhUrlG</jurabk><enbez>§ 1</enbez><titel format="parat">Anspruch auf Erholungsurlaub</titel></metadaten><textdaten><text format="XML"><Content><P>Jede Arbeitnehmerin und jeder Arbeitnehmer eines Versuchsbetriebs hat in jedem Kalenderjahr Anspruch auf bezahlten Erholungsurlaub.</P></Content></text></textdaten></norm>
 <norm doknr="BJNR999990001BJNE000200000"><metadaten><jurabk>ErhUrlG</jurabk><enbez>§ 2</enbez><titel format="parat">Dauer des Erholungsurlaubs</titel></metadaten><textdaten><text format="XML"><Content><P>Der Erholungsurlaub beträgt jährlich mindestens dreißig Werktage. Als Werktage gelten alle Kalendertage, die nicht Sonn- oder gesetzliche Feiertage sind.</P></Content></text></textdaten></norm>
 </dokumente>
@@ -74,7 +74,13 @@ fn the_archive_joins_as_a_lexical_tier_without_shadowing_the_curated_law() {
         resolve,
         device: DeviceChoice::Cpu,
         answer_model: None,
-        params: Default::default(),
+        // the fixture corpus holds 33 German chunks, the test law 2 of them:
+        // no law's lift can exceed N/n_L = 16.5 here, so the law-title
+        // threshold is set for this corpus (the default, 30, is for corpora
+        // of thousands of chunks; pinned in rank's tests/constants.rs)
+        params: paragraf_rank::RankParams::default()
+            .overlay(&serde_json::json!({"lawTitleMinLift": 8.0}))
+            .unwrap(),
         warm_up: false,
         query_batch_max: None,
         query_cache_entries: 0,
@@ -118,6 +124,45 @@ fn the_archive_joins_as_a_lexical_tier_without_shadowing_the_curated_law() {
         "{:?}",
         hit.explanation
     );
+    // the index keeps the law's titles; a question in other words that
+    // holds the subject of its short title („Erholungsurlaub“) names it
+    let laws = &engine.index().extras.laws;
+    let titles = &laws
+        .iter()
+        .find(|l| l.regulation == "ErhUrlG")
+        .expect("the archive law's titles are stored")
+        .titles;
+    assert!(
+        titles.iter().any(|t| t == "Erholungsurlaubsgesetz"),
+        "{titles:?}"
+    );
+    assert!(
+        laws.iter().any(|l| l.regulation == "BDSG"),
+        "curated titles too"
+    );
+    let out = engine
+        .search(
+            "Steht Beschäftigten bezahlter Erholungsurlaub zu, und ab wann?",
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    let named = out
+        .response
+        .results
+        .iter()
+        .find(|r| r.regulation == "ErhUrlG")
+        .expect("the law named by its title is found");
+    let gain = named
+        .explanation
+        .iter()
+        .find(|t| t.name == "lawTitleGain")
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}\nlaws {:?}\nterms {:?}",
+                named.explanation, out.analysis.law_matches, out.analysis.query_terms
+            )
+        });
+    assert!(gain.reason.contains("Erholungsurlaub"), "{}", gain.reason);
     // a question about the curated laws still finds them first
     let out = engine
         .search(

@@ -423,6 +423,25 @@ impl InvertedIndex {
             .map_or(0, |&t| self.text.df[t as usize])
     }
 
+    /// The documents holding an analysed term, ascending.
+    pub fn docs(&self, term: &str) -> Vec<u32> {
+        let Some(&tid) = self.term_ids.get(term) else {
+            return Vec::new();
+        };
+        let buf = self.text.postings(tid as usize);
+        let mut out = Vec::with_capacity(self.text.df[tid as usize] as usize);
+        let (mut pos, mut doc) = (0usize, 0u64);
+        while pos < buf.len() {
+            let (Some(delta), Some(_tf)) = (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
+            else {
+                break;
+            };
+            doc += delta;
+            out.push(doc as u32);
+        }
+        out
+    }
+
     /// Mean number of analyzed terms per document.
     pub fn avg_doc_len(&self) -> f32 {
         self.total_tokens as f32 / self.n_docs.max(1) as f32

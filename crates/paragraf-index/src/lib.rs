@@ -36,7 +36,7 @@ pub use headings::{HeadingEntry, HeadingVectors};
 pub use inverted::InvertedIndex;
 pub use store::{
     corpus_hash, open_index, read_manifest, verify_index, write_index, CorpusExtras, EmbedderMeta,
-    FileEntry, IndexCounts, IndexManifest, LoadedIndex, ScaleTier, SkippedSource, VectorDtype,
-    VerifyReport, FORMAT_VERSION,
+    FileEntry, IndexCounts, IndexManifest, LawTitles, LoadedIndex, ScaleTier, SkippedSource,
+    VectorDtype, VerifyReport, FORMAT_VERSION,
 };
 pub use topk::Hit;

@@ -194,6 +194,17 @@ impl IndexManifest {
 pub struct CorpusExtras {
     pub mappings: Vec<ControlMapping>,
     pub evidence: Vec<EvidenceItem>,
+    /// Each law's titles (manifest title and names, the gii long title),
+    /// read by the law-title signal; absent in indexes built before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub laws: Vec<LawTitles>,
+}
+
+/// The titles of one law (canonical regulation name), as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LawTitles {
+    pub regulation: String,
+    pub titles: Vec<String>,
 }
 
 /// An opened index.

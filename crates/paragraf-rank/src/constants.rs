@@ -206,6 +206,32 @@ pub const HEADING_CEIL: f64 = 1.0;
 /// vectors and `headingWeight` > 0). Pinned by `pin_heading_vector_defaults`.
 pub const HEADING_TOP_N: usize = 20;
 
+// ---------------------------------------------------------------- law titles (own, 02 domain → law)
+// A law's own title names its subject („Gesetz zum Elterngeld und zur
+// Elternzeit“, „Mutterschutzgesetz“ → Mutterschutz). A question holding a
+// word of a title variant (`headings::law_title_variants`) that the law's
+// own text is about (`lawTitleMinLift`) names that law: its chunks get
+// `lawTitleGain` and its best BM25 chunks join the pool. The domain signal
+// of seed 02 at the grain of one law, for every law of the archive without
+// a hand entry.
+
+/// `lawTitleGain` = 0.10 — bonus for a chunk of a law the question names by
+/// its title's words. Below `domainMatchGain` (0.15): a title names the
+/// law, not the norm. Pinned by `pin_law_title_defaults`.
+pub const LAW_TITLE_GAIN: f64 = 0.10;
+/// `lawTitleMinLift` = 30 — how much more often the law's chunks must hold
+/// a title word than the corpus's chunks do (`(df_L/n_L)/(df/N)`): the
+/// law's text is about the word its title names (Elternzeit in the BEEG,
+/// lift ≈ 227 over all federal law), not a word every law uses (Daten,
+/// Datenschutz in the BDSG: ≈ 13–26). Pinned by `pin_law_title_defaults`.
+pub const LAW_TITLE_MIN_LIFT: f64 = 30.0;
+/// `lawTitleMaxLaws` = 2 — most laws a question names by title.
+/// Pinned by `pin_law_title_defaults`.
+pub const LAW_TITLE_MAX_LAWS: usize = 2;
+/// `lawTitleTopN` = 20 — best BM25 chunks of a named law that join the
+/// candidate pool. Pinned by `pin_law_title_defaults`.
+pub const LAW_TITLE_TOP_N: usize = 20;
+
 // ---------------------------------------------------------------- candidate pools (own)
 
 /// `denseTopN` = 100 — dense (HNSW) candidates per query.

@@ -143,6 +143,21 @@ impl HeadingTable {
 
     /// The strong heading matches of a question's analysed terms, best first.
     pub fn matches(&self, query: &QueryTerms, p: &RankParams) -> Vec<HeadingMatch> {
+        let found = self
+            .scan(query, p.heading_min_coverage, p.heading_min_weight)
+            .into_iter()
+            .map(|mut m| {
+                m.heading = format!("Überschrift „{}“", m.heading);
+                m
+            })
+            .collect();
+        best_matches(found, p)
+    }
+
+    /// Every entry the question covers with `coverage ≥ min_coverage` and
+    /// `matched ≥ min_weight`, in table order; `heading` holds the entry's
+    /// text as written.
+    fn scan(&self, query: &QueryTerms, min_coverage: f64, min_weight: f64) -> Vec<HeadingMatch> {
         let full: BTreeSet<&str> = query.full.iter().map(String::as_str).collect();
         let parts: BTreeSet<&str> = query.parts.iter().map(String::as_str).collect();
         let mut touched: BTreeSet<u32> = BTreeSet::new();
@@ -188,17 +203,235 @@ impl HeadingTable {
                 continue;
             }
             let coverage = matched / total;
-            if coverage >= p.heading_min_coverage && matched >= p.heading_min_weight {
+            if coverage >= min_coverage && matched >= min_weight {
                 found.push(HeadingMatch {
                     norm: h.norm.clone(),
-                    heading: format!("Überschrift „{}“", h.text),
+                    heading: h.text.clone(),
                     terms: matched_terms,
                     coverage,
                     weight: matched,
                 });
             }
         }
-        best_matches(found, p)
+        found
+    }
+}
+
+/// Words that name the kind of instrument, not its subject: a law's title
+/// „Gesetz zum Elterngeld und zur Elternzeit“ is about Elterngeld and
+/// Elternzeit. Dropped from title variants; as the closing part of a
+/// compound („Arbeitszeitgesetz“, „Insolvenzordnung“) they are cut off to
+/// give the subject („Arbeitszeit“, „Insolvenz“). Lower case, longest first.
+pub const INSTRUMENT_WORDS: &[&str] = &[
+    "gesetzbuches",
+    "gesetzbuchs",
+    "gesetzbuch",
+    "verordnung",
+    "richtlinie",
+    "gesetzes",
+    "ordnung",
+    "gesetz",
+];
+
+/// Most nouns of a title that still names its law as a whole (see
+/// [`law_title_variants`]).
+pub const LONG_TITLE_NOUNS: usize = 3;
+
+/// The names a question may use for a law, from its title as the law or
+/// the manifest writes it: the title without its parenthesis and without
+/// instrument words when it has at most [`LONG_TITLE_NOUNS`] nouns, each part of the parenthesis (short title,
+/// abbreviation: „… (Bundeselterngeld- und Elternzeitgesetz - BEEG)“), and
+/// the subject of every word that ends in an instrument word
+/// („Mutterschutzgesetz“ → „Mutterschutz“). Deduplicated, in that order.
+pub fn law_title_variants(title: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: String| {
+        let s = s
+            .trim()
+            .trim_matches(|c: char| c == ',' || c == ';' || c == '-')
+            .trim()
+            .to_string();
+        if !s.is_empty() && !out.iter().any(|o| o == &s) {
+            out.push(s);
+        }
+    };
+    let mut outer = String::new();
+    let mut inner: Vec<String> = Vec::new();
+    let mut depth = 0usize;
+    for ch in title.chars() {
+        match ch {
+            '(' => {
+                depth += 1;
+                if depth == 1 {
+                    inner.push(String::new());
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {
+                if let Some(last) = inner.last_mut() {
+                    last.push(ch);
+                }
+            }
+            _ => outer.push(ch),
+        }
+    }
+    let is_instrument = |w: &str| {
+        let l = w.to_lowercase();
+        INSTRUMENT_WORDS.contains(&l.trim_matches(|c: char| !c.is_alphanumeric()))
+    };
+    let strip = |text: &str| -> String {
+        text.split_whitespace()
+            .filter(|w| !is_instrument(w))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // a long title lists everything the law regulates („… des
+    // Arbeitsschutzes zur Verbesserung der Sicherheit … der Beschäftigten
+    // bei der Arbeit“): it names the law only when it is short, at most
+    // `LONG_TITLE_NOUNS` nouns (capitalised words) besides the instrument
+    let nouns = outer
+        .split_whitespace()
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase) && !is_instrument(w))
+        .count();
+    if nouns <= LONG_TITLE_NOUNS {
+        push(strip(&outer));
+    }
+    for part in &inner {
+        for piece in part.split(" - ").flat_map(|p| p.split([',', ';'])) {
+            push(strip(piece));
+        }
+    }
+    for word in title.split(|c: char| c.is_whitespace() || c == '(' || c == ')') {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let lower = w.to_lowercase();
+        for suffix in INSTRUMENT_WORDS {
+            if lower.len() > suffix.len() + 3 && lower.ends_with(suffix) {
+                let cut = w.len() - suffix.len();
+                if w.is_char_boundary(cut) {
+                    push(w[..cut].trim_end_matches('-').to_string());
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A law the question names by its own title's words (see
+/// [`HeadingTable::law_matches`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LawMatch {
+    /// Canonical regulation name.
+    pub regulation: String,
+    /// The title variant that matched, as written.
+    pub title: String,
+    /// The analysed terms of the question that matched.
+    pub terms: Vec<String>,
+    /// The best lift of a matched term (see [`LawTitleTable::matches`]).
+    pub lift: f64,
+}
+
+/// `(term, laws) → (lift, df_L)` per law: the index statistics a law-title
+/// match reads (the caller owns the index).
+pub type LiftFn<'a> = dyn Fn(&str, &[&str]) -> Vec<(f64, u32)> + 'a;
+
+/// The words of every law's title variants (analysed: full terms and the
+/// parts of compounds) → the laws whose titles hold them.
+#[derive(Debug, Clone, Default)]
+pub struct LawTitleTable {
+    /// term → (regulation, the title variant it came from), one per law.
+    by_term: BTreeMap<String, Vec<(String, String)>>,
+    /// Ordinances (see [`LawTitleTable::new`]).
+    ordinances: BTreeSet<String>,
+}
+
+impl LawTitleTable {
+    /// Build from (regulation, variant as written, its analysed words);
+    /// `ordinances` are the laws made under a statute (German
+    /// Rechtsverordnungen): below a statute that the question names by
+    /// title too, they do not fire (Normenhierarchie: the
+    /// Mutterschutzgesetz, not the ordinance on Mutterschutz for civil
+    /// servants, answers a question about Mutterschutz).
+    pub fn new(
+        entries: impl IntoIterator<Item = (String, String, Vec<Vec<String>>)>,
+        ordinances: BTreeSet<String>,
+    ) -> Self {
+        let mut by_term: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        for (law, text, words) in entries {
+            for t in words.iter().flatten() {
+                let v = by_term.entry(t.clone()).or_default();
+                if !v.iter().any(|(l, _)| l == &law) {
+                    v.push((law.clone(), text.clone()));
+                }
+            }
+        }
+        LawTitleTable {
+            by_term,
+            ordinances,
+        }
+    }
+
+    /// Number of distinct title terms.
+    pub fn len(&self) -> usize {
+        self.by_term.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.by_term.is_empty()
+    }
+
+    /// Laws the question names by a word of their own title that their own
+    /// text is about: a question term (full or compound part) in a title
+    /// variant of law L whose lift `(df_L(t)/n_L) / (df(t)/N)` — how much
+    /// more often L's chunks hold the term than the corpus's — reaches
+    /// `lawTitleMinLift`, with `df_L(t) ≥ 2`. `lift(t, laws)` returns
+    /// `(lift, df_L)` per law (the caller owns the index). Best lift first, ties by
+    /// regulation; at most `lawTitleMaxLaws`.
+    pub fn matches(&self, query: &QueryTerms, lift: &LiftFn<'_>, p: &RankParams) -> Vec<LawMatch> {
+        let terms: BTreeSet<&str> = query
+            .full
+            .iter()
+            .chain(&query.parts)
+            .map(String::as_str)
+            .collect();
+        let mut best: BTreeMap<&str, LawMatch> = BTreeMap::new();
+        for t in terms {
+            let Some(laws) = self.by_term.get(t) else {
+                continue;
+            };
+            let names: Vec<&str> = laws.iter().map(|(l, _)| l.as_str()).collect();
+            for ((law, title), (l, df_law)) in laws.iter().zip(lift(t, &names)) {
+                if df_law < 2 || !l.is_finite() || l < p.law_title_min_lift {
+                    continue;
+                }
+                let m = best.entry(law.as_str()).or_insert_with(|| LawMatch {
+                    regulation: law.clone(),
+                    title: title.clone(),
+                    terms: Vec::new(),
+                    lift: l,
+                });
+                m.terms.push(t.to_string());
+                if l > m.lift {
+                    m.lift = l;
+                    m.title = title.clone();
+                }
+            }
+        }
+        let mut found: Vec<LawMatch> = best.into_values().collect();
+        if found
+            .iter()
+            .any(|m| !self.ordinances.contains(&m.regulation))
+        {
+            found.retain(|m| !self.ordinances.contains(&m.regulation));
+        }
+        found.sort_by(|a, b| {
+            b.lift
+                .total_cmp(&a.lift)
+                .then(a.regulation.cmp(&b.regulation))
+        });
+        found.truncate(p.law_title_max_laws);
+        found
     }
 }
 
@@ -331,6 +564,115 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn law_title_variants_name_the_subject_not_the_instrument() {
+        // long title with short title and abbreviation in parentheses
+        let v = law_title_variants(
+            "Gesetz zur Förderung der Teilhabe von Pflegekräften (Pflegeteilhabegesetz - PflTG)",
+        );
+        assert_eq!(
+            v,
+            vec![
+                "zur Förderung der Teilhabe von Pflegekräften",
+                "Pflegeteilhabegesetz",
+                "PflTG",
+                "Pflegeteilhabe"
+            ]
+        );
+        // a short title alone gives itself and its subject; an ordinance too
+        assert_eq!(
+            law_title_variants("Seilbahngesetz"),
+            vec!["Seilbahngesetz", "Seilbahn"]
+        );
+        assert_eq!(
+            law_title_variants("Hafenordnung"),
+            vec!["Hafenordnung", "Hafen"]
+        );
+        // a long title listing many subjects names none of them on its own
+        let long = law_title_variants(
+            "Gesetz über Maßnahmen zur Sicherheit und zum Schutz der Gesundheit der Beschäftigten bei der Arbeit",
+        );
+        assert!(long.is_empty(), "{long:?}");
+        // two subjects are still a name
+        assert_eq!(
+            law_title_variants("Gesetz über Wasserwege und Schleusen"),
+            vec!["über Wasserwege und Schleusen"]
+        );
+    }
+
+    fn laws() -> LawTitleTable {
+        let w = |terms: &[&str]| terms.iter().map(|t| vec![t.to_string()]).collect();
+        LawTitleTable::new(
+            vec![
+                (
+                    "SeilbG".to_string(),
+                    "Seilbahn".to_string(),
+                    w(&["seilbahn"]),
+                ),
+                (
+                    "SeilbV".to_string(),
+                    "Seilbahn".to_string(),
+                    w(&["seilbahn"]),
+                ),
+                ("HafO".to_string(), "Hafen".to_string(), w(&["haf"])),
+                ("DatG".to_string(), "Daten".to_string(), w(&["dat"])),
+            ],
+            ["SeilbV".to_string()].into_iter().collect(),
+        )
+    }
+
+    /// (lift, df_L) per law: what the engine reads from its index.
+    fn lift(term: &str, laws: &[&str]) -> Vec<(f64, u32)> {
+        laws.iter()
+            .map(|l| match (term, *l) {
+                ("seilbahn", "SeilbG") => (80.0, 12),
+                ("seilbahn", "SeilbV") => (120.0, 9),
+                ("haf", "HafO") => (45.0, 1),
+                ("dat", "DatG") => (3.0, 40),
+                _ => (0.0, 0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_law_fires_on_a_title_word_its_own_text_is_about() {
+        let p = RankParams::default();
+        // the statute fires; its ordinance (higher lift) stays below it
+        let m = laws().matches(&qt(&["seilbahn", "betrieb"]), &lift, &p);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!((m[0].regulation.as_str(), m[0].lift), ("SeilbG", 80.0));
+        assert_eq!(m[0].terms, vec!["seilbahn"]);
+        // alone, the ordinance fires
+        let only_v = LawTitleTable::new(
+            vec![(
+                "SeilbV".to_string(),
+                "Seilbahn".to_string(),
+                vec![vec!["seilbahn".to_string()]],
+            )],
+            ["SeilbV".to_string()].into_iter().collect(),
+        );
+        assert_eq!(
+            only_v.matches(&qt(&["seilbahn"]), &lift, &p)[0].regulation,
+            "SeilbV"
+        );
+        // a word every law uses does not name a law; a word the law's text
+        // holds once is not what it is about
+        assert!(laws().matches(&qt(&["dat"]), &lift, &p).is_empty());
+        assert!(laws().matches(&qt(&["haf"]), &lift, &p).is_empty());
+        // a compound part of the question counts like a word
+        let q = QueryTerms {
+            full: vec!["seilbahnunfall".into()],
+            parts: vec!["seilbahn".into(), "unfall".into()],
+        };
+        assert_eq!(laws().matches(&q, &lift, &p)[0].regulation, "SeilbG");
+        // lawTitleMaxLaws = 0 switches the signal off
+        let off = RankParams {
+            law_title_max_laws: 0,
+            ..RankParams::default()
+        };
+        assert!(laws().matches(&qt(&["seilbahn"]), &lift, &off).is_empty());
+    }
 
     /// A heading whose words are single terms (no compound parts).
     fn h(norm: &str, text: &str, terms: &[&str]) -> Heading {

@@ -108,6 +108,10 @@ pub struct RankParams {
     pub heading_floor: f64,
     pub heading_ceil: f64,
     pub heading_top_n: usize,
+    pub law_title_gain: f64,
+    pub law_title_min_lift: f64,
+    pub law_title_max_laws: usize,
+    pub law_title_top_n: usize,
 }
 
 impl Default for RankParams {
@@ -154,6 +158,10 @@ impl Default for RankParams {
             heading_floor: c::HEADING_FLOOR,
             heading_ceil: c::HEADING_CEIL,
             heading_top_n: c::HEADING_TOP_N,
+            law_title_gain: c::LAW_TITLE_GAIN,
+            law_title_min_lift: c::LAW_TITLE_MIN_LIFT,
+            law_title_max_laws: c::LAW_TITLE_MAX_LAWS,
+            law_title_top_n: c::LAW_TITLE_TOP_N,
         }
     }
 }
@@ -205,7 +213,9 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 33] = [
+        let floats: [(&'static str, f64); 35] = [
+            ("lawTitleGain", self.law_title_gain),
+            ("lawTitleMinLift", self.law_title_min_lift),
             ("citationGain", self.citation_gain),
             ("citationSaturation", self.citation_saturation),
             ("headingWeight", self.heading_weight),

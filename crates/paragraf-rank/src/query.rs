@@ -108,6 +108,11 @@ pub struct QueryAnalysis {
     /// analyzer, through [`QueryAnalysis::add_heading_matches`].
     #[serde(default)]
     pub heading_matches: Vec<HeadingMatch>,
+    /// Laws the question names by their own title's words
+    /// (`lawTitleGain`; [`crate::headings::HeadingTable::law_matches`]),
+    /// filled by the caller like `heading_matches`.
+    #[serde(default)]
+    pub law_matches: Vec<crate::headings::LawMatch>,
     /// The question's analysed terms (the index analyzer's output) plus
     /// their translations; what lexical retrieval searches. Empty until the
     /// caller sets them ([`QueryAnalysis::set_query_terms`]).
@@ -144,6 +149,7 @@ impl Default for QueryAnalysis {
             topic_norms: Vec::new(),
             topics: Vec::new(),
             heading_matches: Vec::new(),
+            law_matches: Vec::new(),
             query_terms: Vec::new(),
             translated_terms: Vec::new(),
             regulations: Vec::new(),
@@ -176,6 +182,25 @@ impl QueryAnalysis {
 
     /// Record heading / defined-term matches (each becomes a `heading`
     /// signal); a norm already matched is kept once.
+    /// Record the laws the question names by title (one match per law).
+    pub fn add_law_matches(&mut self, matches: Vec<crate::headings::LawMatch>) {
+        for m in matches {
+            if self
+                .law_matches
+                .iter()
+                .any(|x| x.regulation == m.regulation)
+            {
+                continue;
+            }
+            self.push(
+                "law_title",
+                &m.title,
+                format!("{} ← {}", m.regulation, m.terms.join(" ")),
+            );
+            self.law_matches.push(m);
+        }
+    }
+
     pub fn add_heading_matches(&mut self, matches: Vec<HeadingMatch>) {
         for m in matches {
             if self.heading_matches.iter().any(|x| x.norm == m.norm) {

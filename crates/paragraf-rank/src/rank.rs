@@ -126,6 +126,8 @@ enum Reason {
     Topic,
     /// Index into `QueryAnalysis::heading_matches`.
     Heading(usize),
+    /// Index into `QueryAnalysis::law_matches`.
+    LawTitle(usize),
     Superseded,
     ControlPool,
     RoleBonus,
@@ -440,6 +442,21 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 );
             }
         }
+        // lawTitleGain (own): the question names this law by its title's words
+        if let Some(i) = q
+            .law_matches
+            .iter()
+            .position(|m| m.regulation == c.regulation)
+        {
+            if p.law_title_gain != 0.0 {
+                s.add(
+                    "lawTitleGain",
+                    p.law_title_gain,
+                    p.law_title_gain,
+                    Reason::LawTitle(i),
+                );
+            }
+        }
         // citationGain (own): binding law that other norms cite
         let cited = c.references_in.len();
         if c.source_class.is_binding() && cited > 0 && p.citation_gain != 0.0 {
@@ -550,6 +567,19 @@ fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
                     m.heading,
                     m.norm,
                     m.terms.join(" ")
+                )
+            })
+            .unwrap_or_default(),
+        Reason::LawTitle(i) => q
+            .law_matches
+            .get(*i)
+            .map(|m| {
+                format!(
+                    "Titel „{}“ von {} passt zur Frage ({}; {:.0}× häufiger im Gesetz als im Korpus)",
+                    m.title,
+                    m.regulation,
+                    m.terms.join(" "),
+                    m.lift
                 )
             })
             .unwrap_or_default(),

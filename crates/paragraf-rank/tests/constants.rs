@@ -536,6 +536,44 @@ fn pin_heading_defaults() {
 }
 
 #[test]
+fn pin_law_title_defaults() {
+    assert_eq!(
+        (
+            c::LAW_TITLE_GAIN,
+            c::LAW_TITLE_MIN_LIFT,
+            c::LAW_TITLE_MAX_LAWS,
+            c::LAW_TITLE_TOP_N,
+            paragraf_rank::headings::LONG_TITLE_NOUNS
+        ),
+        (0.10, 30.0, 2, 20, 3)
+    );
+    // a law named by title gives its chunks exactly lawTitleGain, with the
+    // title and the matched words in the explanation; other laws get nothing
+    let x = chunk("SeilbG", "§ 3").build();
+    let y = chunk("HafO", "§ 3").build();
+    let mut qa = QueryAnalysis::default();
+    qa.add_law_matches(vec![paragraf_rank::LawMatch {
+        regulation: "SeilbG".into(),
+        title: "Seilbahn".into(),
+        terms: vec!["seilbahn".into()],
+        lift: 80.0,
+    }]);
+    let r = one(&qa, &x, 0.8);
+    assert_eq!(value(&r, "lawTitleGain"), c::LAW_TITLE_GAIN);
+    let t = r
+        .explanation
+        .iter()
+        .find(|t| t.name == "lawTitleGain")
+        .unwrap();
+    assert!(
+        t.reason.contains("Seilbahn") && t.reason.contains("80×"),
+        "{}",
+        t.reason
+    );
+    assert_eq!(value(&one(&qa, &y, 0.8), "lawTitleGain"), 0.0);
+}
+
+#[test]
 fn pin_heading_vector_defaults() {
     assert_eq!(
         (

@@ -24,6 +24,8 @@ pub struct GiiLaw {
     pub amtabk: Option<String>,
     /// `<langue>` long title.
     pub title: String,
+    /// `<kurzue>` short title („Mutterschutzgesetz“), when the law has one.
+    pub short_title: Option<String>,
     pub norms: Vec<RawNorm>,
 }
 
@@ -51,6 +53,7 @@ enum Field {
     Jurabk,
     Amtabk,
     Langue,
+    Kurzue,
     GliedKz,
     GliedBez,
     GliedTitel,
@@ -119,6 +122,9 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     b"langue" if first_norm => {
                         start_field(&mut field, &mut field_buf, Field::Langue)
                     }
+                    b"kurzue" if first_norm => {
+                        start_field(&mut field, &mut field_buf, Field::Kurzue)
+                    }
                     b"gliederungskennzahl" => {
                         start_field(&mut field, &mut field_buf, Field::GliedKz)
                     }
@@ -172,6 +178,7 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     | b"jurabk"
                     | b"amtabk"
                     | b"langue"
+                    | b"kurzue"
                     | b"gliederungskennzahl"
                     | b"gliederungsbez"
                     | b"gliederungstitel" => {
@@ -186,6 +193,9 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                                 Field::Jurabk => law.jurabk = v,
                                 Field::Amtabk => law.amtabk = Some(v),
                                 Field::Langue => law.title = v,
+                                Field::Kurzue => {
+                                    law.short_title = Some(v).filter(|s| !s.is_empty())
+                                }
                                 Field::None => {}
                             }
                         }
@@ -337,7 +347,7 @@ mod tests {
     use super::*;
 
     const SMALL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<dokumente><norm><metadaten><jurabk>TG 2020</jurabk><amtabk>TG</amtabk><langue>Testgesetz</langue></metadaten>
+<dokumente><norm><metadaten><jurabk>TG 2020</jurabk><amtabk>TG</amtabk><langue>Gesetz zur Erprobung von Tests</langue><kurzue>Testgesetz</kurzue></metadaten>
 <textdaten><fussnoten><Content><P>Fußnote zum Gesetz</P></Content></fussnoten></textdaten></norm>
 <norm><metadaten><jurabk>TG</jurabk><enbez>Inhaltsübersicht</enbez></metadaten><textdaten><text><TOC><P>§ 1</P></TOC></text></textdaten></norm>
 <norm><metadaten><gliederungseinheit><gliederungskennzahl>010</gliederungskennzahl><gliederungsbez>Teil 1</gliederungsbez><gliederungstitel>Allgemeines</gliederungstitel></gliederungseinheit></metadaten></norm>
@@ -354,6 +364,8 @@ mod tests {
         let law = parse_law("t.xml", SMALL.as_bytes()).unwrap();
         assert_eq!(law.jurabk, "TG 2020");
         assert_eq!(law.amtabk.as_deref(), Some("TG"));
+        assert_eq!(law.title, "Gesetz zur Erprobung von Tests");
+        assert_eq!(law.short_title.as_deref(), Some("Testgesetz"));
         assert_eq!(law.norms.len(), 2, "{:#?}", law.norms);
         let n1 = &law.norms[0];
         assert_eq!(n1.norm, "§ 1");
