@@ -181,6 +181,8 @@ pub struct Engine {
     law_titles: LawTitleTable,
     /// Chunk doc → index into `regulations`; chunks per regulation.
     chunk_law: Vec<u32>,
+    /// Recital chunk → the article chunk it explains (see `recitalBridge`).
+    recital_target: HashMap<u32, u32>,
     /// (name, chunks, language of its first chunk) per regulation.
     regulations: Vec<(String, u32, Lang)>,
     /// Chunks per language (the background of a law-title lift).
@@ -282,9 +284,15 @@ impl Engine {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect();
+        let recital_target = if opts.params.recital_bridge {
+            recital_targets(&index, opts.params.recital_bridge_margin)
+        } else {
+            HashMap::new()
+        };
         let engine = Engine {
             headings,
             law_titles,
+            recital_target,
             chunk_law,
             regulations,
             regulation_ids,
@@ -375,6 +383,14 @@ impl Engine {
     /// Look a chunk up by id.
     pub fn chunk(&self, id: &ChunkId) -> Option<&Chunk> {
         self.by_id.get(id).map(|&i| &self.index.chunks[i as usize])
+    }
+
+    /// The article chunk a recital chunk is linked to (`recitalBridge`;
+    /// `None` when the bridge is off or the recital has no clear article).
+    pub fn recital_link(&self, recital: &ChunkId) -> Option<&Chunk> {
+        let doc = self.by_id.get(recital)?;
+        let t = self.recital_target.get(doc)?;
+        self.index.chunks.get(*t as usize)
     }
 
     /// All chunks of a norm (`Art. 37 DSGVO`), German first.
@@ -574,6 +590,37 @@ impl Engine {
                 }
             }
         }
+        // a recital's evidence reaches the article it explains
+        // (`recitalBridge`): the article chunk joins the pool and takes the
+        // higher of its own and the recital's dense and BM25 scores
+        let mut via: HashMap<u32, (u32, Option<f32>, Option<f32>)> = HashMap::new();
+        if self.params.recital_bridge && !self.recital_target.is_empty() {
+            let mut recitals: Vec<u32> = cand
+                .keys()
+                .copied()
+                .filter(|d| self.recital_target.contains_key(d))
+                .collect();
+            recitals.sort_unstable();
+            for r in recitals {
+                let t = self.recital_target[&r];
+                if !filter.map(|f| f(t)).unwrap_or(true) {
+                    continue;
+                }
+                let s = cand[&r];
+                let dense = s
+                    .dense
+                    .or_else(|| Some(dot(&qe.dense, self.index.dense.vector(r))));
+                let e = via.entry(t).or_insert((r, dense, s.lexical));
+                // the recital nearest to the question speaks for the article
+                if dense > e.1 {
+                    *e = (r, dense, s.lexical);
+                }
+            }
+        }
+        for &t in via.keys() {
+            cand.entry(t).or_default();
+        }
+        let mut bridged: HashMap<u32, u32> = HashMap::new();
         // every candidate gets its exact dense score, so fusion compares like with like
         let mut docs: Vec<u32> = cand.keys().copied().collect();
         docs.sort_unstable();
@@ -585,17 +632,25 @@ impl Engine {
                 // norm's heading vector, or has no dense score at all
                 let embedded = (doc as usize) < self.index.dense.len();
                 let h = heading_of[self.chunk_norm[doc as usize] as usize];
-                let dense = s.dense.or_else(|| {
+                let mut dense = s.dense.or_else(|| {
                     if embedded {
                         Some(dot(&qe.dense, self.index.dense.vector(doc)))
                     } else {
                         (!h.is_nan()).then_some(h)
                     }
                 });
+                let mut lexical = s.lexical;
+                if let Some(&(r, rd, rl)) = via.get(&doc) {
+                    if rd > dense || rl > lexical {
+                        bridged.insert(doc, r);
+                    }
+                    dense = higher(dense, rd);
+                    lexical = higher(lexical, rl);
+                }
                 Candidate {
                     chunk: &chunks[doc as usize],
                     dense,
-                    lexical: s.lexical,
+                    lexical,
                     sparse: s.sparse,
                     heading: (!h.is_nan()).then_some(h),
                     exact: s.exact,
@@ -625,6 +680,7 @@ impl Engine {
         );
         results.truncate(opts.top_k);
         self.mark_lexical_tier(&mut results);
+        self.mark_bridged(&mut results, &bridged);
         mark(&mut t, "assess", &mut lap);
         t.insert("total".into(), t0.elapsed().as_secs_f64() * 1e3);
         Ok(SearchOutcome {
@@ -678,6 +734,34 @@ impl Engine {
                 None => (0.0, 0),
             })
             .collect()
+    }
+
+    /// Results that took a recital's retrieval evidence say which recital.
+    fn mark_bridged(
+        &self,
+        results: &mut [paragraf_types::SearchResult],
+        bridged: &HashMap<u32, u32>,
+    ) {
+        if bridged.is_empty() {
+            return;
+        }
+        for r in results {
+            let Some(&doc) = self.by_id.get(&r.chunk_id) else {
+                continue;
+            };
+            if let Some(&rec) = bridged.get(&doc) {
+                let c = &self.index.chunks[rec as usize];
+                r.explanation.push(paragraf_types::ScoreTerm {
+                    name: "recitalBridge".into(),
+                    constant: 0.0,
+                    value: 0.0,
+                    reason: format!(
+                        "Retrieval-Score über {} {}, der diese Norm erläutert (nächster Artikel im Vektorraum)",
+                        c.norm, c.regulation
+                    ),
+                });
+            }
+        }
     }
 
     /// Results from the lexical tier (archive chunks without a vector) say
@@ -1124,6 +1208,65 @@ pub enum AnswerProgress {
 }
 
 /// Retrieval signals of one candidate before fusion.
+/// The higher of two optional scores (a missing one loses).
+fn higher(a: Option<f32>, b: Option<f32>) -> Option<f32> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Each embedded recital chunk → the embedded article chunk of the same act
+/// and language nearest to it (dot product of the index's normalised
+/// vectors; ties by doc), when it is nearer by `recitalBridgeMargin` than
+/// the nearest chunk of any other article. The link `recitalBridge` follows.
+fn recital_targets(index: &LoadedIndex, margin: f64) -> HashMap<u32, u32> {
+    use paragraf_types::SourceClass;
+    let embedded = index.dense.len().min(index.chunks.len());
+    let mut articles: HashMap<(&str, Lang), Vec<u32>> = HashMap::new();
+    let mut recitals: Vec<u32> = Vec::new();
+    for (i, c) in index.chunks[..embedded].iter().enumerate() {
+        match c.source_class {
+            SourceClass::Recital => recitals.push(i as u32),
+            SourceClass::BindingLaw if c.norm.starts_with("Art.") => articles
+                .entry((c.regulation.as_str(), c.lang))
+                .or_default()
+                .push(i as u32),
+            _ => {}
+        }
+    }
+    let mut out = HashMap::new();
+    for r in recitals {
+        let c = &index.chunks[r as usize];
+        let Some(arts) = articles.get(&(c.regulation.as_str(), c.lang)) else {
+            continue;
+        };
+        let v = index.dense.vector(r);
+        // best chunk per article norm, then the best article and the runner-up
+        let mut per_norm: HashMap<&str, (f32, u32)> = HashMap::new();
+        for &a in arts {
+            let s = dot(v, index.dense.vector(a));
+            let e = per_norm
+                .entry(index.chunks[a as usize].norm.as_str())
+                .or_insert((s, a));
+            if s > e.0 || (s == e.0 && a < e.1) {
+                *e = (s, a);
+            }
+        }
+        let mut ranked: Vec<(f32, u32)> = per_norm.into_values().collect();
+        ranked.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let Some(&(best, a)) = ranked.first() else {
+            continue;
+        };
+        let second = ranked.get(1).map_or(f32::NEG_INFINITY, |x| x.0);
+        if f64::from(best - second) >= margin {
+            out.insert(r, a);
+        }
+    }
+    out
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 struct Signals {
     dense: Option<f32>,

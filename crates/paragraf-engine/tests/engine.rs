@@ -38,6 +38,10 @@ fn index_dir() -> Option<&'static PathBuf> {
 }
 
 fn engine() -> Option<Engine> {
+    engine_with(Default::default())
+}
+
+fn engine_with(params: paragraf_rank::RankParams) -> Option<Engine> {
     let dir = index_dir()?.clone();
     let opts = EngineOptions {
         index_dir: dir,
@@ -48,7 +52,7 @@ fn engine() -> Option<Engine> {
         },
         device: DeviceChoice::Cpu,
         answer_model: None,
-        params: Default::default(),
+        params,
         query_batch_max: None,
         query_cache_entries: paragraf_engine::query_embed::QUERY_CACHE_ENTRIES,
         warm_up: false,
@@ -478,4 +482,46 @@ fn a_question_has_the_same_vector_alone_and_in_any_batch() {
     let s = batched.stats();
     assert_eq!(s.queries, 72);
     assert!(s.passes < 72, "concurrent questions shared passes: {s:?}");
+}
+
+#[test]
+fn a_recital_links_to_the_article_it_explains_only_when_the_bridge_is_on() {
+    let Some(on) = engine_with(
+        paragraf_rank::RankParams::from_json_str(r#"{"recitalBridge": true}"#).unwrap(),
+    ) else {
+        paragraf_types::inputs::input_missing("PARAGRAF_TEST_MODELS with multilingual-e5-small");
+        return;
+    };
+    // the fixture's one recital (97) is about the data protection officer
+    let recital = on
+        .chunks()
+        .iter()
+        .find(|c| c.regulation == "DSGVO" && c.norm.starts_with("ErwG"))
+        .expect("the fixture has a DSGVO recital")
+        .clone();
+    let art = on
+        .recital_link(&recital.id)
+        .expect("the recital is linked to an article");
+    assert_eq!((art.regulation.as_str(), art.lang), ("DSGVO", recital.lang));
+    assert!(
+        ["Art. 37", "Art. 38"].contains(&art.norm.as_str()),
+        "ErwG 97 explains the DPO articles, linked to {}",
+        art.norm
+    );
+    // a question in the recital's words finds the linked article, and where
+    // the recital's evidence lifted it, the explanation names the recital
+    let out = on
+        .search(
+            "Braucht eine Behörde einen Datenschutzbeauftragten, der sie bei der Einhaltung der Verordnung unterstützt?",
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    for r in &out.response.results {
+        if let Some(t) = r.explanation.iter().find(|t| t.name == "recitalBridge") {
+            assert_eq!(r.regulation, "DSGVO");
+            assert!(t.reason.contains("ErwG 97"), "{}", t.reason);
+        }
+    }
+    let off = engine_or_skip!();
+    assert!(off.recital_link(&recital.id).is_none(), "off by default");
 }

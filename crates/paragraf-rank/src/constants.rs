@@ -232,6 +232,35 @@ pub const LAW_TITLE_MAX_LAWS: usize = 2;
 /// candidate pool. Pinned by `pin_law_title_defaults`.
 pub const LAW_TITLE_TOP_N: usize = 20;
 
+// ---------------------------------------------------------------- recital bridge (own, 01 retrieval)
+// An EU act's recitals say in plain words what its articles regulate („Zum
+// Nachweis … sollte der Verantwortliche … ein Verzeichnis der
+// Verarbeitungstätigkeiten … führen“ explains Art. 30 DSGVO). A question in
+// everyday words often meets the recital, not the article. Each recital is
+// linked to the article chunk of its act and language nearest to it in the
+// index's own vectors; the article chunk inherits the recital's retrieval
+// evidence (dense and BM25, the higher of its own and the recital's), and
+// the authority rerank then puts binding text first. Measured on 34 own
+// recital → article pairs of the DSGVO: the nearest article is right for
+// 26 (German) and 26 (English).
+
+/// `recitalBridge` = false — link recitals to articles as above. Off by
+/// default: with multilingual-e5-small it moved one or two questions either
+/// way on every set and helped none as a whole (same index, full stage,
+/// hit@1 off → on: golden-para 0.833 → 0.806, own-tuning 0.750 → 0.750,
+/// own-heldout-2 0.600 → 0.600, golden-dev 1.000 → 1.000; hand topics off:
+/// golden-para 0.528 → 0.556, own-tuning 0.537 → 0.512; inheriting the
+/// dense score alone: golden-para 0.778, own-tuning 0.762). Kept as an
+/// ablation (`--params '{"recitalBridge": true}'`) for embedders whose
+/// recital → article links are better. Pinned by `pin_recital_bridge_default`.
+pub const RECITAL_BRIDGE: bool = false;
+/// `recitalBridgeMargin` = 0.005 — a recital is linked only when its
+/// nearest article is nearer than any other article by this cosine margin
+/// (on the 34 own pairs, German: 20 right, 4 wrong of 131 linked recitals
+/// of 211; without a margin 26 right, 8 wrong, and a few hub articles —
+/// Art. 1, 6, 9 — collect most links). Pinned by `pin_recital_bridge_default`.
+pub const RECITAL_BRIDGE_MARGIN: f64 = 0.005;
+
 // ---------------------------------------------------------------- candidate pools (own)
 
 /// `denseTopN` = 100 — dense (HNSW) candidates per query.

@@ -112,6 +112,8 @@ pub struct RankParams {
     pub law_title_min_lift: f64,
     pub law_title_max_laws: usize,
     pub law_title_top_n: usize,
+    pub recital_bridge: bool,
+    pub recital_bridge_margin: f64,
 }
 
 impl Default for RankParams {
@@ -162,6 +164,8 @@ impl Default for RankParams {
             law_title_min_lift: c::LAW_TITLE_MIN_LIFT,
             law_title_max_laws: c::LAW_TITLE_MAX_LAWS,
             law_title_top_n: c::LAW_TITLE_TOP_N,
+            recital_bridge: c::RECITAL_BRIDGE,
+            recital_bridge_margin: c::RECITAL_BRIDGE_MARGIN,
         }
     }
 }
@@ -213,7 +217,8 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 35] = [
+        let floats: [(&'static str, f64); 36] = [
+            ("recitalBridgeMargin", self.recital_bridge_margin),
             ("lawTitleGain", self.law_title_gain),
             ("lawTitleMinLift", self.law_title_min_lift),
             ("citationGain", self.citation_gain),

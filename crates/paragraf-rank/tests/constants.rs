@@ -574,6 +574,15 @@ fn pin_law_title_defaults() {
 }
 
 #[test]
+fn pin_recital_bridge_default() {
+    assert!(!c::RECITAL_BRIDGE);
+    assert_eq!(c::RECITAL_BRIDGE_MARGIN, 0.005);
+    assert!(!RankParams::default().recital_bridge);
+    let on = RankParams::from_json_str(r#"{"recitalBridge": true}"#).unwrap();
+    assert!(on.recital_bridge);
+}
+
+#[test]
 fn pin_heading_vector_defaults() {
     assert_eq!(
         (
