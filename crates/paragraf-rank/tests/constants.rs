@@ -575,8 +575,10 @@ fn pin_law_title_defaults() {
 
 #[test]
 fn pin_recital_bridge_default() {
-    assert!(!c::RECITAL_BRIDGE);
-    assert_eq!(c::RECITAL_BRIDGE_MARGIN, 0.005);
+    assert_eq!(
+        (c::RECITAL_BRIDGE, c::RECITAL_BRIDGE_MARGIN),
+        (false, 0.005)
+    );
     assert!(!RankParams::default().recital_bridge);
     let on = RankParams::from_json_str(r#"{"recitalBridge": true}"#).unwrap();
     assert!(on.recital_bridge);
