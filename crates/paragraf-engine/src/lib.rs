@@ -181,6 +181,10 @@ pub struct Engine {
     law_titles: LawTitleTable,
     /// Chunk doc → index into `regulations`; chunks per regulation.
     chunk_law: Vec<u32>,
+    /// Title term → `(lift, df_L)` for each law of `law_titles` holding it,
+    /// computed the first time a question holds the term (a term of a large
+    /// law reads tens of thousands of postings; questions repeat terms).
+    title_lift: std::sync::RwLock<HashMap<String, Vec<(f64, u32)>>>,
     /// Recital chunk → the article chunk it explains (see `recitalBridge`).
     recital_target: HashMap<u32, u32>,
     /// (name, chunks, language of its first chunk) per regulation.
@@ -289,10 +293,12 @@ impl Engine {
         } else {
             HashMap::new()
         };
+        let title_lift = std::sync::RwLock::new(HashMap::new());
         let engine = Engine {
             headings,
             law_titles,
             recital_target,
+            title_lift,
             chunk_law,
             regulations,
             regulation_ids,
@@ -460,7 +466,7 @@ impl Engine {
             matches.extend(self.defined.matches(&all, &q.regulations));
         }
         matches.extend(self.headings.matches(&terms.heading, &self.params));
-        let lift = |term: &str, laws: &[&str]| self.law_lift(term, laws);
+        let lift = |term: &str, laws: &[&str]| self.cached_law_lift(term, laws);
         let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental
@@ -693,6 +699,21 @@ impl Engine {
             },
             analysis,
         })
+    }
+
+    /// [`Engine::law_lift`] through the per-term cache.
+    fn cached_law_lift(&self, term: &str, laws: &[&str]) -> Vec<(f64, u32)> {
+        let read = self.title_lift.read().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = read.get(term) {
+            return v.clone();
+        }
+        drop(read);
+        let v = self.law_lift(term, laws);
+        self.title_lift
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(term.to_string(), v.clone());
+        v
     }
 
     /// `(lift, df_L)` of an analysed term in each of `laws`: how much more
