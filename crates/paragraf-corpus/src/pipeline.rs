@@ -63,6 +63,10 @@ pub struct FileReport {
     /// Why the file has no citable units, when it has none (from the manifest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The law's own titles as the file writes them (gii `<langue>` and
+    /// `<kurzue>`); empty for formats without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub titles: Vec<String>,
 }
 
 /// A file that was not ingested, with the reason.
@@ -104,6 +108,7 @@ enum Outcome {
         chunks: Vec<Chunk>,
         norms: usize,
         embedded_annexes: bool,
+        titles: Vec<String>,
     },
     Controls(Vec<ControlMapping>, Vec<String>),
     Evidence(Vec<EvidenceItem>, Vec<String>),
@@ -177,6 +182,7 @@ pub fn ingest(
                 chunks,
                 norms,
                 embedded_annexes,
+                titles,
             }) => {
                 if src.format == SourceFormat::EuAnnexJson {
                     for c in &chunks {
@@ -195,6 +201,7 @@ pub fn ingest(
                     } else {
                         None
                     },
+                    titles,
                 });
                 if embedded_annexes {
                     embedded.push(report.files.len() - 1);
@@ -301,6 +308,7 @@ fn file_report_records(rel: &str, src: &SourceEntry, n: usize) -> FileReport {
         chunks: 0,
         records: n,
         note: None,
+        titles: Vec::new(),
     }
 }
 
@@ -428,7 +436,15 @@ fn process_file(
             Ok(Outcome::Evidence(out, unresolved))
         }
         format => {
-            let norms = parsers::parse(format, rel, &bytes).map_err(|e| e.to_string())?;
+            // a gii file also names its law (long and short title)
+            let (norms, titles) = if format == SourceFormat::GiiXml {
+                let law = parsers::gii::parse_law(rel, &bytes).map_err(|e| e.to_string())?;
+                let titles = law.titles();
+                (law.norms, titles)
+            } else {
+                let norms = parsers::parse(format, rel, &bytes).map_err(|e| e.to_string())?;
+                (norms, Vec::new())
+            };
             let regulation = src
                 .regulation
                 .clone()
@@ -452,6 +468,7 @@ fn process_file(
                 chunks,
                 norms: n,
                 embedded_annexes,
+                titles,
             })
         }
     }

@@ -279,11 +279,8 @@ fn process(
             }
             if kept.is_some() {
                 acc.kept.push((name.to_string(), all));
-                for t in std::iter::once(&law.title).chain(law.short_title.iter()) {
-                    if !t.trim().is_empty() {
-                        acc.titles.push((regulation.clone(), t.trim().to_string()));
-                    }
-                }
+                acc.titles
+                    .extend(law.titles().into_iter().map(|t| (regulation.clone(), t)));
             }
         }
     }

@@ -317,18 +317,16 @@ fn add_archive(
 }
 
 /// Each indexed law's titles, as written: for a curated law the manifest's
-/// title and names and the `<langue>` long title of its gii file, for an
-/// archive law its long title. Sorted by regulation; what the law-title
-/// signal reads (`paragraf_rank::law_title_variants`).
+/// title and names and the titles its gii file gives (`gii`: the ingest
+/// report's `(regulation, title)`), for an archive law its long and short
+/// title. Sorted by regulation; what the law-title signal reads
+/// (`paragraf_rank::law_title_variants`).
 fn law_titles(
     chunks: &[Chunk],
-    opts: &BuildOptions,
+    manifest: &paragraf_corpus::Manifest,
+    gii: Vec<(String, String)>,
     archive: Vec<(String, String)>,
-) -> Result<Vec<paragraf_index::LawTitles>, EngineError> {
-    let manifest = match &opts.ingest.manifest {
-        Some(p) => paragraf_corpus::Manifest::load(p)?,
-        None => paragraf_corpus::Manifest::builtin()?,
-    };
+) -> Vec<paragraf_index::LawTitles> {
     let mut by_law: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut add = |law: &str, title: &str| {
         let v = by_law.entry(law.to_string()).or_default();
@@ -337,14 +335,10 @@ fn law_titles(
             v.push(t.to_string());
         }
     };
-    let mut gii_files: BTreeSet<(&str, &str)> = BTreeSet::new();
-    for c in chunks {
-        if c.source_file.starts_with("de/gii/") && c.source_file.ends_with(".xml") {
-            gii_files.insert((c.regulation.as_str(), c.source_file.as_str()));
-        }
-    }
-    let curated: BTreeSet<&str> = chunks.iter().map(|c| c.regulation.as_str()).collect();
-    for law in &curated {
+    // only laws with chunks in the index (a filtered build, an archive
+    // file without norms)
+    let indexed: BTreeSet<&str> = chunks.iter().map(|c| c.regulation.as_str()).collect();
+    for law in &indexed {
         if let Some(r) = manifest.regulation(law) {
             add(law, &r.title);
             for a in &r.aliases {
@@ -352,26 +346,15 @@ fn law_titles(
             }
         }
     }
-    for (law, file) in gii_files {
-        let path = opts.corpus.join(file);
-        let bytes = std::fs::read(&path).map_err(|e| {
-            EngineError::Other(format!("reading {} for its title: {e}", path.display()))
-        })?;
-        // the chunks came from this file, so it parses; a title is a bonus
-        if let Ok(l) = paragraf_corpus::parsers::gii::parse_law(file, &bytes) {
-            add(law, &l.title);
-            if let Some(short) = &l.short_title {
-                add(law, short);
-            }
+    for (law, title) in gii.into_iter().chain(archive) {
+        if indexed.contains(law.as_str()) {
+            add(&law, &title);
         }
     }
-    for (law, title) in archive {
-        add(&law, &title);
-    }
-    Ok(by_law
+    by_law
         .into_iter()
         .map(|(regulation, titles)| paragraf_index::LawTitles { regulation, titles })
-        .collect())
+        .collect()
 }
 
 /// Build an index directory.
@@ -398,6 +381,17 @@ pub fn build_index(
     if opts.strict && !skipped.is_empty() {
         return Err(EngineError::SkippedSources(skipped));
     }
+    let gii_titles: Vec<(String, String)> = ingested
+        .report
+        .files
+        .iter()
+        .filter_map(|f| f.regulation.as_ref().map(|r| (r, &f.titles)))
+        .flat_map(|(r, ts)| ts.iter().map(move |t| (r.clone(), t.clone())))
+        .collect();
+    let title_manifest = match &opts.ingest.manifest {
+        Some(p) => paragraf_corpus::Manifest::load(p)?,
+        None => paragraf_corpus::Manifest::builtin()?,
+    };
     let mut chunks = ingested.chunks;
     if let Some(only) = &opts.only_regulations {
         chunks.retain(|c| only.iter().any(|r| r == &c.regulation));
@@ -571,7 +565,7 @@ pub fn build_index(
     let extras = CorpusExtras {
         mappings: ingested.control_mappings,
         evidence: ingested.evidence,
-        laws: law_titles(&chunks, opts, archive_titles)?,
+        laws: law_titles(&chunks, &title_manifest, gii_titles, archive_titles),
     };
     let written = write_index(
         &opts.out, &manifest, &chunks, &extras, &dense, &inverted, &headings,

@@ -56,6 +56,97 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
     HeadingTable::new(entries)
 }
 
+/// Per-law chunk counts for the law-title lift (`lawTitleMinLift`), with a
+/// per-term cache: a term of a large law reads tens of thousands of
+/// postings, and questions repeat terms.
+#[derive(Debug, Default)]
+pub struct LawLift {
+    /// Chunk doc → law id.
+    chunk_law: Vec<u32>,
+    /// Regulation → (law id, chunks, language of its first chunk).
+    laws: HashMap<String, (u32, u32, Lang)>,
+    /// Chunks per language (the background of a lift).
+    lang_chunks: HashMap<Lang, u32>,
+    cache: std::sync::RwLock<HashMap<String, Vec<(f64, u32)>>>,
+}
+
+impl LawLift {
+    pub fn new(chunks: &[Chunk]) -> LawLift {
+        let mut out = LawLift::default();
+        for c in chunks {
+            *out.lang_chunks.entry(c.lang).or_default() += 1;
+            let next = out.laws.len() as u32;
+            let e = out
+                .laws
+                .entry(c.regulation.clone())
+                .or_insert((next, 0, c.lang));
+            e.1 += 1;
+            out.chunk_law.push(e.0);
+        }
+        out
+    }
+
+    /// Whether chunk `doc` belongs to `law` — a test of ids, not names, for
+    /// filters that run over every scored document.
+    pub fn in_law(&self, law: &str) -> impl Fn(u32) -> bool + '_ {
+        let id = self.laws.get(law).map(|&(id, _, _)| id);
+        move |doc| id.is_some() && self.chunk_law.get(doc as usize).copied() == id
+    }
+
+    /// `(lift, df_L)` of an analysed term in each of `laws`: how much more
+    /// often the law's chunks hold it than the chunks of the law's language,
+    /// `(df_L/n_L)/(df/N)` (an English act is not about „data“ because a
+    /// German corpus rarely says it). Cached per term: a term's laws are
+    /// the same on every call (the title table's).
+    pub fn lift(
+        &self,
+        inverted: &paragraf_index::InvertedIndex,
+        chunks: &[Chunk],
+        term: &str,
+        laws: &[&str],
+    ) -> Vec<(f64, u32)> {
+        let cached = self.cache.read().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = cached.get(term) {
+            return v.clone();
+        }
+        drop(cached);
+        let ids: Vec<Option<&(u32, u32, Lang)>> = laws.iter().map(|l| self.laws.get(*l)).collect();
+        let slot: HashMap<u32, usize> = ids
+            .iter()
+            .enumerate()
+            .filter_map(|(k, id)| id.map(|&(id, _, _)| (id, k)))
+            .collect();
+        let mut in_law = vec![0u32; laws.len()];
+        let mut by_lang: HashMap<Lang, u32> = HashMap::new();
+        for d in inverted.docs(term) {
+            let d = d as usize;
+            if let Some(c) = chunks.get(d) {
+                *by_lang.entry(c.lang).or_default() += 1;
+            }
+            if let Some(&k) = self.chunk_law.get(d).and_then(|l| slot.get(l)) {
+                in_law[k] += 1;
+            }
+        }
+        let v: Vec<(f64, u32)> = ids
+            .iter()
+            .zip(in_law)
+            .map(|(law, k)| match law {
+                Some(&(_, n_law, lang)) => {
+                    let df = f64::from(by_lang.get(&lang).copied().unwrap_or(0).max(k).max(1));
+                    let n = f64::from(self.lang_chunks.get(&lang).copied().unwrap_or(1).max(1));
+                    ((f64::from(k) / f64::from(n_law.max(1))) / (df / n), k)
+                }
+                None => (0.0, 0),
+            })
+            .collect();
+        self.cache
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(term.to_string(), v.clone());
+        v
+    }
+}
+
 /// The law-title table: every variant (`law_title_variants`) of every
 /// title of every law, analysed as German (titles and manifest names are
 /// German or name the act in English; translations reach them through the

@@ -179,19 +179,10 @@ pub struct Engine {
     headings: HeadingTable,
     /// Title words of every law (`lawTitleGain`).
     law_titles: LawTitleTable,
-    /// Chunk doc → index into `regulations`; chunks per regulation.
-    chunk_law: Vec<u32>,
-    /// Title term → `(lift, df_L)` for each law of `law_titles` holding it,
-    /// computed the first time a question holds the term (a term of a large
-    /// law reads tens of thousands of postings; questions repeat terms).
-    title_lift: std::sync::RwLock<HashMap<String, Vec<(f64, u32)>>>,
+    /// Per-law counts behind a law-title match.
+    law_lift: lawwords::LawLift,
     /// Recital chunk → the article chunk it explains (see `recitalBridge`).
     recital_target: HashMap<u32, u32>,
-    /// (name, chunks, language of its first chunk) per regulation.
-    regulations: Vec<(String, u32, Lang)>,
-    /// Chunks per language (the background of a law-title lift).
-    lang_chunks: HashMap<Lang, u32>,
-    regulation_ids: HashMap<String, u32>,
     defined: DefinedTerms,
     bilingual: &'static BilingualTerms,
     params: RankParams,
@@ -268,41 +259,17 @@ impl Engine {
         let manifest = Manifest::builtin()?;
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
-        let mut reg_ids: HashMap<&str, u32> = HashMap::new();
-        let mut regulations: Vec<(String, u32, Lang)> = Vec::new();
-        let mut lang_chunks: HashMap<Lang, u32> = HashMap::new();
-        let chunk_law: Vec<u32> = index
-            .chunks
-            .iter()
-            .map(|c| {
-                *lang_chunks.entry(c.lang).or_default() += 1;
-                let id = *reg_ids.entry(c.regulation.as_str()).or_insert_with(|| {
-                    regulations.push((c.regulation.clone(), 0, c.lang));
-                    regulations.len() as u32 - 1
-                });
-                regulations[id as usize].1 += 1;
-                id
-            })
-            .collect();
-        let regulation_ids: HashMap<String, u32> = reg_ids
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
+        let law_lift = lawwords::LawLift::new(&index.chunks);
         let recital_target = if opts.params.recital_bridge {
             recital_targets(&index, opts.params.recital_bridge_margin)
         } else {
             HashMap::new()
         };
-        let title_lift = std::sync::RwLock::new(HashMap::new());
         let engine = Engine {
             headings,
             law_titles,
             recital_target,
-            title_lift,
-            chunk_law,
-            regulations,
-            regulation_ids,
-            lang_chunks,
+            law_lift,
             defined,
             bilingual: BilingualTerms::builtin(),
             index,
@@ -466,15 +433,15 @@ impl Engine {
             matches.extend(self.defined.matches(&all, &q.regulations));
         }
         matches.extend(self.headings.matches(&terms.heading, &self.params));
-        let lift = |term: &str, laws: &[&str]| self.cached_law_lift(term, laws);
+        let lift = |term: &str, laws: &[&str]| {
+            self.law_lift
+                .lift(&self.index.inverted, &self.index.chunks, term, laws)
+        };
         let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental
         if !laws.is_empty() {
-            matches.retain(|m| {
-                laws.iter()
-                    .any(|l| m.norm.0.ends_with(&format!(" {}", l.regulation)))
-            });
+            matches.retain(|m| laws.iter().any(|l| m.norm.is_of(&l.regulation)));
         }
         q.add_heading_matches(matches);
         q.add_law_matches(laws);
@@ -515,30 +482,37 @@ impl Engine {
             cand.entry(h.doc).or_default().dense = Some(h.score);
         }
         mark(&mut t, "dense", &mut lap);
-        for h in self
-            .index
-            .inverted
-            .bm25_terms(&analysis.query_terms, lexical_n, filter)
         {
-            cand.entry(h.doc).or_default().lexical = Some(h.score);
+            // BM25 once: the overall pool and, for each law the question names
+            // by title, that law's best chunks
+            let in_law: Vec<Box<dyn Fn(u32) -> bool + '_>> = analysis
+                .law_matches
+                .iter()
+                .map(|m| {
+                    let in_law = self.law_lift.in_law(&m.regulation);
+                    Box::new(move |doc: u32| in_law(doc) && filter.map(|f| f(doc)).unwrap_or(true))
+                        as Box<dyn Fn(u32) -> bool + '_>
+                })
+                .collect();
+            let mut picks: Vec<paragraf_index::Pick<'_>> = vec![(lexical_n, filter)];
+            picks.extend(
+                in_law
+                    .iter()
+                    .map(|f| (self.params.law_title_top_n, Some(f.as_ref()))),
+            );
+            for hits in self
+                .index
+                .inverted
+                .bm25_terms_each(&analysis.query_terms, &picks)
+            {
+                for h in hits {
+                    cand.entry(h.doc).or_default().lexical = Some(h.score);
+                }
+            }
         }
         if let Some(sp) = &qe.sparse {
             for h in self.index.inverted.sparse(sp, sparse_n, filter) {
                 cand.entry(h.doc).or_default().sparse = Some(h.score);
-            }
-        }
-        // a law the question names by title: its best BM25 chunks join the pool
-        for m in &analysis.law_matches {
-            let in_law = |doc: u32| {
-                chunks[doc as usize].regulation == m.regulation
-                    && filter.map(|f| f(doc)).unwrap_or(true)
-            };
-            for h in self.index.inverted.bm25_terms(
-                &analysis.query_terms,
-                self.params.law_title_top_n,
-                Some(&in_law),
-            ) {
-                cand.entry(h.doc).or_default().lexical = Some(h.score);
             }
         }
         mark(&mut t, "lexical", &mut lap);
@@ -699,62 +673,6 @@ impl Engine {
             },
             analysis,
         })
-    }
-
-    /// [`Engine::law_lift`] through the per-term cache.
-    fn cached_law_lift(&self, term: &str, laws: &[&str]) -> Vec<(f64, u32)> {
-        let read = self.title_lift.read().unwrap_or_else(|p| p.into_inner());
-        if let Some(v) = read.get(term) {
-            return v.clone();
-        }
-        drop(read);
-        let v = self.law_lift(term, laws);
-        self.title_lift
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(term.to_string(), v.clone());
-        v
-    }
-
-    /// `(lift, df_L)` of an analysed term in each of `laws`: how much more
-    /// often the law's chunks hold it than all chunks, `(df_L/n_L)/(df/N)`.
-    fn law_lift(&self, term: &str, laws: &[&str]) -> Vec<(f64, u32)> {
-        let ids: Vec<Option<u32>> = laws
-            .iter()
-            .map(|l| self.regulation_ids.get(*l).copied())
-            .collect();
-        let docs = self.index.inverted.docs(term);
-        let slot: HashMap<u32, usize> = ids
-            .iter()
-            .enumerate()
-            .filter_map(|(k, id)| id.map(|id| (id, k)))
-            .collect();
-        let mut in_law = vec![0u32; laws.len()];
-        for d in &docs {
-            if let Some(&k) = self.chunk_law.get(*d as usize).and_then(|l| slot.get(l)) {
-                in_law[k] += 1;
-            }
-        }
-        // the background is the law's own language: an English act is not
-        // about „data“ because a German corpus rarely says it
-        let mut by_lang: HashMap<Lang, u32> = HashMap::new();
-        for d in &docs {
-            if let Some(c) = self.index.chunks.get(*d as usize) {
-                *by_lang.entry(c.lang).or_default() += 1;
-            }
-        }
-        ids.iter()
-            .zip(in_law)
-            .map(|(id, k)| match id {
-                Some(id) => {
-                    let (_, n_law, lang) = &self.regulations[*id as usize];
-                    let df = f64::from(by_lang.get(lang).copied().unwrap_or(0).max(k).max(1));
-                    let n = f64::from(self.lang_chunks.get(lang).copied().unwrap_or(1).max(1));
-                    ((f64::from(k) / f64::from((*n_law).max(1))) / (df / n), k)
-                }
-                None => (0.0, 0),
-            })
-            .collect()
     }
 
     /// Results that took a recital's retrieval evidence say which recital.
@@ -1228,7 +1146,6 @@ pub enum AnswerProgress {
     Sentence(String),
 }
 
-/// Retrieval signals of one candidate before fusion.
 /// The higher of two optional scores (a missing one loses).
 fn higher(a: Option<f32>, b: Option<f32>) -> Option<f32> {
     match (a, b) {
@@ -1288,6 +1205,7 @@ fn recital_targets(index: &LoadedIndex, margin: f64) -> HashMap<u32, u32> {
     out
 }
 
+/// Retrieval signals of one candidate before fusion.
 #[derive(Debug, Clone, Copy, Default)]
 struct Signals {
     dense: Option<f32>,

@@ -19,6 +19,23 @@ const TEST_LAW: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </dokumente>
 "#;
 
+/// The first result of `law` within the top `n`; fails with the list.
+fn result_of<'a>(
+    out: &'a paragraf_engine::SearchOutcome,
+    law: &str,
+    n: usize,
+) -> &'a paragraf_types::SearchResult {
+    let results = &out.response.results;
+    results
+        .iter()
+        .take(n)
+        .find(|r| r.regulation == law)
+        .unwrap_or_else(|| {
+            let cited: Vec<_> = results.iter().map(|r| &r.citation).collect();
+            panic!("{law} not in the top {n}: {cited:?}")
+        })
+}
+
 fn pack_archive(dir: &Path) -> PathBuf {
     let path = dir.join("archive.tar.zst");
     let f = std::fs::File::create(&path).unwrap();
@@ -103,22 +120,7 @@ fn the_archive_joins_as_a_lexical_tier_without_shadowing_the_curated_law() {
             &SearchOptions::default(),
         )
         .unwrap();
-    let hit = out
-        .response
-        .results
-        .iter()
-        .take(3)
-        .find(|r| r.regulation == "ErhUrlG")
-        .unwrap_or_else(|| {
-            panic!(
-                "ErhUrlG not in the top 3: {:?}",
-                out.response
-                    .results
-                    .iter()
-                    .map(|r| &r.citation)
-                    .collect::<Vec<_>>()
-            )
-        });
+    let hit = result_of(&out, "ErhUrlG", 3);
     assert!(
         hit.explanation.iter().any(|t| t.name == "lexicalTier"),
         "{:?}",
@@ -146,12 +148,7 @@ fn the_archive_joins_as_a_lexical_tier_without_shadowing_the_curated_law() {
             &SearchOptions::default(),
         )
         .unwrap();
-    let named = out
-        .response
-        .results
-        .iter()
-        .find(|r| r.regulation == "ErhUrlG")
-        .expect("the law named by its title is found");
+    let named = result_of(&out, "ErhUrlG", 10);
     let gain = named
         .explanation
         .iter()

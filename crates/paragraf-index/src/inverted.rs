@@ -115,6 +115,10 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// One pool of [`InvertedIndex::bm25_terms_each`]: its size and the
+/// documents it may hold.
+pub type Pick<'a> = (usize, Option<&'a dyn Fn(u32) -> bool>);
+
 /// The inverted index (BM25 field + sparse field).
 #[derive(Debug, Clone)]
 pub struct InvertedIndex {
@@ -490,8 +494,16 @@ impl InvertedIndex {
         k: usize,
         filter: Option<&dyn Fn(u32) -> bool>,
     ) -> Vec<Hit> {
-        if k == 0 {
-            return Vec::new();
+        self.bm25_terms_each(terms, &[(k, filter)])
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// BM25 over `terms` scored once, then the top `k` of each
+    /// `(k, filter)` pick (several candidate pools from one pass).
+    pub fn bm25_terms_each(&self, terms: &[String], picks: &[Pick<'_>]) -> Vec<Vec<Hit>> {
+        if picks.iter().all(|(k, _)| *k == 0) {
+            return picks.iter().map(|_| Vec::new()).collect();
         }
         let k1 = self.analyzer.config().bm25.k1;
         SCRATCH.with(|s| {
@@ -521,7 +533,16 @@ impl InvertedIndex {
                     s.add(d, w * (tf / (tf + dk)));
                 }
             }
-            collect(&s, k, filter)
+            picks
+                .iter()
+                .map(|&(k, filter)| {
+                    if k == 0 {
+                        Vec::new()
+                    } else {
+                        collect(&s, k, filter)
+                    }
+                })
+                .collect()
         })
     }
 

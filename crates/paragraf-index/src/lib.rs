@@ -33,7 +33,7 @@ pub use dense::{DenseIndex, HnswParams};
 pub use error::IndexError;
 pub use filter::Filter;
 pub use headings::{HeadingEntry, HeadingVectors};
-pub use inverted::InvertedIndex;
+pub use inverted::{InvertedIndex, Pick};
 pub use store::{
     corpus_hash, open_index, read_manifest, verify_index, write_index, CorpusExtras, EmbedderMeta,
     FileEntry, IndexCounts, IndexManifest, LawTitles, LoadedIndex, ScaleTier, SkippedSource,

@@ -503,10 +503,7 @@ impl DefinedTerms {
             .iter()
             .filter(|(terms, _, norm)| {
                 terms.iter().all(|t| q.contains(t.as_str()))
-                    && (regulations.is_empty()
-                        || regulations
-                            .iter()
-                            .any(|r| norm.0.ends_with(&format!(" {r}"))))
+                    && (regulations.is_empty() || regulations.iter().any(|r| norm.is_of(r)))
             })
             .map(|(terms, surface, norm)| HeadingMatch {
                 norm: norm.clone(),

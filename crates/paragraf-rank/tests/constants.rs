@@ -16,6 +16,14 @@ fn one(q: &QueryAnalysis, c: &Chunk, cos: f32) -> SearchResult {
     rank(q, &[dense(c, cos)], &RankParams::default(), Stage::Full, 10).remove(0)
 }
 
+/// The explanation term `name` of a result (the test fails without it).
+fn term<'a>(r: &'a SearchResult, name: &str) -> &'a paragraf_types::ScoreTerm {
+    r.explanation
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no {name} in {:?}", r.explanation))
+}
+
 fn value(r: &SearchResult, name: &str) -> f64 {
     r.explanation
         .iter()
@@ -515,11 +523,7 @@ fn pin_heading_defaults() {
     }]);
     let r = one(&qa, &x, 0.8);
     assert_eq!(value(&r, "topicGain"), c::TOPIC_GAIN);
-    let t = r
-        .explanation
-        .iter()
-        .find(|t| t.name == "topicGain")
-        .unwrap();
+    let t = term(&r, "topicGain");
     assert!(t.reason.contains("Aufbewahrungsfristen"), "{}", t.reason);
     // a lexicon topic and a heading on the same norm give topicGain once
     let y = chunk("DSGVO", "Art. 37").build();
@@ -560,11 +564,7 @@ fn pin_law_title_defaults() {
     }]);
     let r = one(&qa, &x, 0.8);
     assert_eq!(value(&r, "lawTitleGain"), c::LAW_TITLE_GAIN);
-    let t = r
-        .explanation
-        .iter()
-        .find(|t| t.name == "lawTitleGain")
-        .unwrap();
+    let t = term(&r, "lawTitleGain");
     assert!(
         t.reason.contains("Seilbahn") && t.reason.contains("80×"),
         "{}",
@@ -671,12 +671,7 @@ fn pin_citation_gain() {
     assert!((v(20) - c::CITATION_GAIN).abs() < 1e-12);
     assert!((v(60) - c::CITATION_GAIN).abs() < 1e-12);
     let t = one(&qa, &cited(3), 0.8);
-    let why = &t
-        .explanation
-        .iter()
-        .find(|t| t.name == "citationGain")
-        .unwrap()
-        .reason;
+    let why = &term(&t, "citationGain").reason;
     assert!(why.contains("von 3 Normen zitiert"), "{why}");
     // binding law only
     let mut g = cited(30);

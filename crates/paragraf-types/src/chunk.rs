@@ -60,6 +60,12 @@ impl NormRef {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// Whether this norm belongs to `regulation` (`§ 3 AO` is not of `O`).
+    pub fn is_of(&self, regulation: &str) -> bool {
+        self.0
+            .strip_suffix(regulation)
+            .is_some_and(|head| head.ends_with(' '))
+    }
 }
 
 impl fmt::Display for NormRef {
@@ -166,6 +172,13 @@ impl Chunk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_norm_belongs_to_its_regulation_only() {
+        let n = NormRef::new("§ 3", "BDSG 1990");
+        assert!(n.is_of("BDSG 1990"));
+        assert!(!n.is_of("1990") && !n.is_of("BDSG") && !n.is_of("DSG 1990"));
+    }
 
     #[test]
     fn chunk_id_is_compact_and_language_tagged() {

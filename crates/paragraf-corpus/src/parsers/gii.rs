@@ -29,6 +29,19 @@ pub struct GiiLaw {
     pub norms: Vec<RawNorm>,
 }
 
+impl GiiLaw {
+    /// The law's titles as written: long title, then short title (the
+    /// empty ones left out).
+    pub fn titles(&self) -> Vec<String> {
+        std::iter::once(&self.title)
+            .chain(self.short_title.iter())
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+}
+
 /// Parse a gii XML file into its citable norms.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
     parse_law(file, bytes).map(|l| l.norms)
@@ -366,6 +379,10 @@ mod tests {
         assert_eq!(law.amtabk.as_deref(), Some("TG"));
         assert_eq!(law.title, "Gesetz zur Erprobung von Tests");
         assert_eq!(law.short_title.as_deref(), Some("Testgesetz"));
+        assert_eq!(
+            law.titles(),
+            ["Gesetz zur Erprobung von Tests", "Testgesetz"]
+        );
         assert_eq!(law.norms.len(), 2, "{:#?}", law.norms);
         let n1 = &law.norms[0];
         assert_eq!(n1.norm, "§ 1");
