@@ -13,7 +13,8 @@ use paragraf_rank::{
     LawTitleTable, QueryTerms,
 };
 use paragraf_types::{Chunk, Lang, NormRef, SourceRole};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Analysed, deduplicated terms of `text` as `lang`.
 fn terms(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<String> {
@@ -39,20 +40,39 @@ fn words(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<Vec<String>> {
 
 /// The heading table of all norms of the index: each norm's title in each of
 /// its languages (German and English variants of one norm both name it).
+/// Each distinct title is analysed once (many norms share one: „Inkrafttreten“,
+/// "Definitions"), in parallel.
 pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
-    let mut seen: BTreeSet<(NormRef, &str)> = BTreeSet::new();
-    let mut entries = Vec::new();
+    let mut seen: HashSet<(&str, &str, &str)> = HashSet::new();
+    let mut firsts: Vec<&Chunk> = Vec::new();
+    let mut distinct: HashMap<(Lang, &str), usize> = HashMap::new();
+    let mut titles: Vec<(Lang, &str)> = Vec::new();
     for c in chunks {
         let title = c.title.trim();
-        if title.is_empty() || !seen.insert((c.norm_ref(), title)) {
+        if title.is_empty() || !seen.insert((c.norm.as_str(), c.regulation.as_str(), title)) {
             continue;
         }
-        entries.push(Heading {
-            norm: c.norm_ref(),
-            text: title.to_string(),
-            words: words(analyzer, title, c.lang),
+        firsts.push(c);
+        distinct.entry((c.lang, title)).or_insert_with(|| {
+            titles.push((c.lang, title));
+            titles.len() - 1
         });
     }
+    let analysed: Vec<Vec<Vec<String>>> = titles
+        .par_iter()
+        .map(|&(lang, t)| words(analyzer, t, lang))
+        .collect();
+    let entries: Vec<Heading> = firsts
+        .into_iter()
+        .map(|c| {
+            let title = c.title.trim();
+            Heading {
+                norm: c.norm_ref(),
+                text: title.to_string(),
+                words: analysed[distinct[&(c.lang, title)]].clone(),
+            }
+        })
+        .collect();
     HeadingTable::new(entries)
 }
 

@@ -25,7 +25,7 @@ pub mod prompt;
 pub mod query_embed;
 
 use paragraf_corpus::Manifest;
-use paragraf_index::{open_index, LoadedIndex};
+use paragraf_index::{open_index, read_manifest, LoadedIndex};
 use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
     analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
@@ -170,6 +170,7 @@ pub struct SearchOutcome {
 /// generation runs one request at a time (requests queue on the model lock).
 pub struct Engine {
     index: LoadedIndex,
+    load: EngineLoad,
     embedder: std::sync::Arc<dyn Embedder>,
     query_embedder: query_embed::QueryEmbedder,
     generator: Mutex<Option<(String, Box<dyn Generator>)>>,
@@ -200,33 +201,32 @@ pub struct Engine {
     default_model: Option<String>,
 }
 
-impl Engine {
-    /// Load the index and the models once.
-    pub fn open(opts: EngineOptions) -> Result<Engine, EngineError> {
-        if !opts.index_dir.join("manifest.json").exists() && !opts.index_dir.exists() {
-            return Err(EngineError::MissingIndex {
-                path: opts.index_dir.display().to_string(),
-            });
-        }
-        let index = open_index(&opts.index_dir, None)?;
-        let device = crate::models::open_device(opts.device);
-        let embedder: std::sync::Arc<dyn Embedder> = load_embedder(
-            &opts.registry,
-            &index.manifest.embedder.name,
-            &opts.resolve,
-            &device,
-        )?
-        .into();
-        let batch_max = opts.query_batch_max.unwrap_or(if device.is_cpu() {
-            query_embed::QUERY_BATCH_MAX_CPU
-        } else {
-            query_embed::QUERY_BATCH_MAX
-        });
-        let query_embedder =
-            query_embed::QueryEmbedder::new(embedder.clone(), batch_max, opts.query_cache_entries)
-                .map_err(|e| {
-                    EngineError::Other(format!("cannot start the query embedding thread: {e}"))
-                })?;
+/// Wall time of [`Engine::open`], ms (what `paragraf bench search` reports).
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct EngineLoad {
+    /// The steps of opening the index directory.
+    pub index: paragraf_index::LoadTimings,
+    /// The embedder, loaded on a second thread while the index opens.
+    pub models_ms: f64,
+    /// Index and embedder together (the longer of the two).
+    pub index_and_models_ms: f64,
+    /// Norm, heading, defined-term and law-title tables from the chunks.
+    pub tables_ms: f64,
+    /// All of `open` before the optional warm-up.
+    pub total_ms: f64,
+}
+
+/// Chunk and norm lookups of a loaded index.
+struct NormTables {
+    by_norm: HashMap<NormRef, Vec<u32>>,
+    by_id: HashMap<ChunkId, u32>,
+    norms: Vec<NormRef>,
+    chunk_norm: Vec<u32>,
+    heading_norm: Vec<u32>,
+}
+
+impl NormTables {
+    fn new(index: &LoadedIndex) -> NormTables {
         let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
         let mut by_id = HashMap::with_capacity(index.chunks.len());
         let mut norms: Vec<NormRef> = Vec::new();
@@ -253,18 +253,87 @@ impl Engine {
                     .unwrap_or(u32::MAX)
             })
             .collect();
+        NormTables {
+            by_norm,
+            by_id,
+            norms,
+            chunk_norm,
+            heading_norm,
+        }
+    }
+}
+
+impl Engine {
+    /// Load the index and the models once.
+    pub fn open(opts: EngineOptions) -> Result<Engine, EngineError> {
+        if !opts.index_dir.join("manifest.json").exists() && !opts.index_dir.exists() {
+            return Err(EngineError::MissingIndex {
+                path: opts.index_dir.display().to_string(),
+            });
+        }
+        let t_open = std::time::Instant::now();
+        // The embedder named by the manifest loads on a second thread while
+        // the index opens: neither waits for the other.
+        let index_manifest = read_manifest(&opts.index_dir, None)?;
+        let device = crate::models::open_device(opts.device);
+        let (index, loaded) = std::thread::scope(|s| {
+            let model = s.spawn(|| {
+                let t = std::time::Instant::now();
+                let e = load_embedder(
+                    &opts.registry,
+                    &index_manifest.embedder.name,
+                    &opts.resolve,
+                    &device,
+                );
+                (e, t.elapsed().as_secs_f64() * 1e3)
+            });
+            (open_index(&opts.index_dir, None), model.join())
+        });
+        let index = index?;
+        let (embedder, models_ms) = loaded
+            .map_err(|_| EngineError::Other("the embedder loading thread panicked".into()))?;
+        let embedder: std::sync::Arc<dyn Embedder> = embedder?.into();
+        let batch_max = opts.query_batch_max.unwrap_or(if device.is_cpu() {
+            query_embed::QUERY_BATCH_MAX_CPU
+        } else {
+            query_embed::QUERY_BATCH_MAX
+        });
+        let query_embedder =
+            query_embed::QueryEmbedder::new(embedder.clone(), batch_max, opts.query_cache_entries)
+                .map_err(|e| {
+                    EngineError::Other(format!("cannot start the query embedding thread: {e}"))
+                })?;
+        let t_tables = std::time::Instant::now();
         let analyzer = index.inverted.analyzer();
+        let tables = NormTables::new(&index);
         let headings = lawwords::heading_table(&index.chunks, analyzer);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let manifest = Manifest::builtin()?;
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
         let law_lift = lawwords::LawLift::new(&index.chunks);
+        let NormTables {
+            by_norm,
+            by_id,
+            norms,
+            chunk_norm,
+            heading_norm,
+        } = tables;
         let recital_target = if opts.params.recital_bridge {
             recital_targets(&index, opts.params.recital_bridge_margin)
         } else {
             HashMap::new()
         };
+        let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
+        let done = std::time::Instant::now();
+        let load = EngineLoad {
+            index: index.load,
+            models_ms,
+            index_and_models_ms: ms(t_open, t_tables),
+            tables_ms: ms(t_tables, done),
+            total_ms: ms(t_open, done),
+        };
+        tracing::debug!(load = ?load, "engine opened");
         let engine = Engine {
             headings,
             law_titles,
@@ -289,6 +358,7 @@ impl Engine {
             resolve: opts.resolve,
             device,
             default_model: opts.answer_model.clone(),
+            load,
         };
         if let Some(m) = &opts.answer_model {
             engine.ensure_generator(m)?;
@@ -316,6 +386,11 @@ impl Engine {
             }
         }
         Ok(engine)
+    }
+
+    /// How long opening took.
+    pub fn load_timings(&self) -> EngineLoad {
+        self.load
     }
 
     /// The loaded chunks, in index order.

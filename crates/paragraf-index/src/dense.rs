@@ -4,6 +4,7 @@
 
 use crate::error::IndexError;
 use crate::flat::FlatGraph;
+use crate::mapped::Slab;
 use crate::topk::{hit_order, Hit, TopK};
 use hnsw_rs::anndists::dist::Distance;
 use hnsw_rs::prelude::{AnnT, Hnsw, HnswIo};
@@ -110,7 +111,9 @@ type Graph = Hnsw<'static, f32, CosineDist>;
 /// The dense index: normalised vectors plus an optional HNSW graph.
 pub struct DenseIndex {
     dim: usize,
-    vectors: Vec<f32>,
+    /// Row-major, normalised (in the mapped `vectors.safetensors` of an
+    /// opened f32 index).
+    vectors: Slab<f32>,
     params: HnswParams,
     graph: Option<Graph>,
     /// Flat copy of `graph` that serves unfiltered searches.
@@ -185,7 +188,7 @@ impl DenseIndex {
         let flat = graph.as_ref().map(|g| FlatGraph::from_hnsw(g, n));
         Ok(DenseIndex {
             dim,
-            vectors,
+            vectors: vectors.into(),
             params: params.clone(),
             graph,
             flat,
@@ -195,7 +198,7 @@ impl DenseIndex {
     /// Rebuild from already normalised vectors and a graph dump (`graph_dir`
     /// holds `<basename>.hnsw.graph` and `<basename>.hnsw.data`).
     pub(crate) fn from_parts(
-        vectors: Vec<f32>,
+        vectors: Slab<f32>,
         dim: usize,
         params: &HnswParams,
         graph: Option<(&Path, &str)>,
@@ -283,6 +286,11 @@ impl DenseIndex {
     /// All normalised vectors, row-major.
     pub fn vectors(&self) -> &[f32] {
         &self.vectors
+    }
+
+    /// Whether the vectors are read from a mapped file.
+    pub fn vectors_mapped(&self) -> bool {
+        self.vectors.is_mapped()
     }
 
     fn check_query(&self, query: &[f32]) -> Result<Vec<f32>, IndexError> {

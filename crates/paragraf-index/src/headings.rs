@@ -13,6 +13,7 @@
 
 use crate::dense::{dot, normalize};
 use crate::error::IndexError;
+use crate::mapped::Slab;
 use paragraf_types::Lang;
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +32,7 @@ pub struct HeadingEntry {
 pub struct HeadingVectors {
     entries: Vec<HeadingEntry>,
     dim: usize,
-    vectors: Vec<f32>,
+    vectors: Slab<f32>,
 }
 
 impl HeadingVectors {
@@ -58,6 +59,23 @@ impl HeadingVectors {
             for row in vectors.chunks_exact_mut(dim) {
                 normalize(row);
             }
+        }
+        Self::normalised(entries, vectors.into(), dim)
+    }
+
+    /// Entries and vectors that are already normalised (as an index stores
+    /// them; a mapped file is read in place).
+    pub fn normalised(
+        entries: Vec<HeadingEntry>,
+        vectors: Slab<f32>,
+        dim: usize,
+    ) -> Result<HeadingVectors, IndexError> {
+        if vectors.len() != entries.len() * dim {
+            return Err(IndexError::InvalidInput(format!(
+                "{} heading entries but {} values for dimension {dim}",
+                entries.len(),
+                vectors.len()
+            )));
         }
         Ok(HeadingVectors {
             entries,
@@ -89,6 +107,11 @@ impl HeadingVectors {
     /// All vectors, row-major.
     pub fn vectors(&self) -> &[f32] {
         &self.vectors
+    }
+
+    /// Whether the vectors are read from a mapped file.
+    pub fn vectors_mapped(&self) -> bool {
+        self.vectors.is_mapped()
     }
 
     /// Cosine of `query` (normalised) with every heading, in entry order.

@@ -16,12 +16,15 @@
 use crate::analyzer::{fold, tokenize, Analyzer, AnalyzerConfig};
 use crate::codec::{get_varint, put_varint, Reader, Writer};
 use crate::error::IndexError;
+use crate::mapped::Slab;
 use crate::topk::{Hit, TopK};
 use half::f16;
+use memmap2::Mmap;
 use paragraf_types::Lang;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"PGINV\x00\x00\x01";
 
@@ -65,8 +68,8 @@ struct Field {
     df: Vec<u32>,
     /// Byte offset of each term's postings; `len = terms + 1`.
     off: Vec<u64>,
-    /// Concatenated postings.
-    post: Vec<u8>,
+    /// Concatenated postings (in the mapped `inverted.bin` of an opened index).
+    post: Slab<u8>,
 }
 
 impl Field {
@@ -299,15 +302,15 @@ impl InvertedIndex {
             off: vec![0],
             ..Field::default()
         };
+        let mut post = Vec::new();
         for pl in &plists {
-            encode_postings(
-                &mut text.post,
-                pl.iter().map(|&(d, tf)| (d, tf)),
-                |out, tf| put_varint(out, u64::from(tf)),
-            );
+            encode_postings(&mut post, pl.iter().map(|&(d, tf)| (d, tf)), |out, tf| {
+                put_varint(out, u64::from(tf))
+            });
             text.df.push(pl.len() as u32);
-            text.off.push(text.post.len() as u64);
+            text.off.push(post.len() as u64);
         }
+        text.post = post.into();
         // Sparse field.
         let (sparse_tokens, sparse_field, has_sparse) = match sparse {
             None => (
@@ -338,14 +341,16 @@ impl InvertedIndex {
                     off: vec![0],
                     ..Field::default()
                 };
+                let mut post = Vec::new();
                 for t in &toks {
                     let pl = &by_tok[t];
-                    encode_postings(&mut f.post, pl.iter().copied(), |out, w: f32| {
+                    encode_postings(&mut post, pl.iter().copied(), |out, w: f32| {
                         out.extend_from_slice(&f16::from_f32(w).to_bits().to_le_bytes())
                     });
                     f.df.push(pl.len() as u32);
-                    f.off.push(f.post.len() as u64);
+                    f.off.push(post.len() as u64);
                 }
+                f.post = post.into();
                 (toks, f, true)
             }
         };
@@ -636,8 +641,27 @@ impl InvertedIndex {
     }
 
     /// Decode bytes written by [`InvertedIndex::to_bytes`]; `Err` names the
-    /// field that is truncated or inconsistent.
+    /// field that is truncated or inconsistent. The postings are copied.
     pub fn from_bytes(buf: &[u8]) -> Result<Self, String> {
+        Self::decode(buf, None)
+    }
+
+    /// Decode a mapped `inverted.bin`: the term dictionary is read into
+    /// memory, the postings stay in the map.
+    pub fn from_map(map: &Arc<Mmap>) -> Result<Self, String> {
+        Self::decode(map, Some(map))
+    }
+
+    /// Whether the postings are read from a mapped file.
+    pub fn postings_mapped(&self) -> bool {
+        self.text.post.is_mapped()
+    }
+
+    fn decode(buf: &[u8], map: Option<&Arc<Mmap>>) -> Result<Self, String> {
+        let postings = |part: &[u8]| -> Slab<u8> {
+            map.and_then(|m| Slab::mapped(m, Slab::<u8>::range_in(m, part)?))
+                .unwrap_or_else(|| part.to_vec().into())
+        };
         if buf.len() < MAGIC.len() || &buf[..MAGIC.len()] != MAGIC {
             return Err("not an inverted index file of this format version (bad magic)".into());
         }
@@ -677,7 +701,7 @@ impl InvertedIndex {
             term_ids.insert(t.clone(), i as u32);
             terms.push(t);
         }
-        text.post = r.bytes("text postings")?.to_vec();
+        text.post = postings(r.bytes("text postings")?);
         check_offsets(&text, "text postings")?;
         let has_sparse = r.u8("sparse flag")? == 1;
         let ntok = r.u64("sparse token count")? as usize;
@@ -691,7 +715,7 @@ impl InvertedIndex {
             sparse.df.push(r.u32("sparse df")?);
             sparse.off.push(r.u64("sparse offset")?);
         }
-        sparse.post = r.bytes("sparse postings")?.to_vec();
+        sparse.post = postings(r.bytes("sparse postings")?);
         check_offsets(&sparse, "sparse postings")?;
         if !r.is_at_end() {
             return Err(format!(

@@ -10,6 +10,7 @@
 //! * [`inverted`] — [`InvertedIndex`]: BM25 and learned-sparse fields.
 //! * [`filter`] — [`Filter`] on chunk metadata.
 //! * [`headings`] — [`HeadingVectors`]: one vector per norm heading and language.
+//! * [`mapped`] — [`mapped::Slab`]: vectors and postings read in place from mapped files.
 //! * [`store`] — the index directory: [`write_index`], [`open_index`].
 //! * [`checkpoint`] — [`EmbeddingCheckpoint`] for resumable embedding.
 //! * [`bench`] — measurement functions for the benches and `paragraf bench`.
@@ -24,6 +25,7 @@ pub mod filter;
 mod flat;
 pub mod headings;
 pub mod inverted;
+pub mod mapped;
 pub mod store;
 pub mod topk;
 
@@ -36,7 +38,7 @@ pub use headings::{HeadingEntry, HeadingVectors};
 pub use inverted::{InvertedIndex, Pick};
 pub use store::{
     corpus_hash, open_index, read_manifest, verify_index, write_index, CorpusExtras, EmbedderMeta,
-    FileEntry, IndexCounts, IndexManifest, LawTitles, LoadedIndex, ScaleTier, SkippedSource,
-    VectorDtype, VerifyReport, FORMAT_VERSION,
+    FileEntry, IndexCounts, IndexManifest, LawTitles, LoadTimings, LoadedIndex, ScaleTier,
+    SkippedSource, VectorDtype, VerifyReport, FORMAT_VERSION,
 };
 pub use topk::Hit;

@@ -19,6 +19,7 @@ use crate::dense::{normalize, DenseIndex, HnswParams};
 use crate::error::IndexError;
 use crate::headings::{HeadingEntry, HeadingVectors};
 use crate::inverted::InvertedIndex;
+use crate::mapped::Slab;
 use paragraf_types::{Chunk, ControlMapping, EvidenceItem};
 use rayon::prelude::*;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
@@ -28,6 +29,7 @@ use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Format version of the index directory; bump on any incompatible change
 /// (optional files such as the heading vectors are not one: an index
@@ -215,6 +217,32 @@ pub struct LoadedIndex {
     pub dense: DenseIndex,
     pub inverted: InvertedIndex,
     pub headings: HeadingVectors,
+    /// Wall time of each step of [`open_index`].
+    pub load: LoadTimings,
+}
+
+/// Milliseconds each step of [`open_index`] took (what `paragraf bench`
+/// and the engine's load log report).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct LoadTimings {
+    /// Manifest read, every file mapped, sizes and sha256 checked.
+    pub verify_ms: f64,
+    /// The chunk store decoded.
+    pub chunks_ms: f64,
+    /// Dense vectors decoded.
+    pub vectors_ms: f64,
+    /// Inverted index decoded.
+    pub inverted_ms: f64,
+    /// Heading entries and vectors decoded.
+    pub headings_ms: f64,
+    /// HNSW graph loaded (or the flat index set up).
+    pub dense_ms: f64,
+}
+
+fn lap(t: &mut std::time::Instant) -> f64 {
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    *t = std::time::Instant::now();
+    ms
 }
 
 /// sha256 (hex) over chunk ids and texts in order: changes whenever the
@@ -538,7 +566,10 @@ pub fn verify_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<VerifyR
 
 /// Map every file the manifest lists, after checking that the required ones
 /// are listed and that each has its recorded size and sha256.
-fn verify_files(dir: &Path, m: &IndexManifest) -> Result<Vec<(String, memmap2::Mmap)>, IndexError> {
+fn verify_files(
+    dir: &Path,
+    m: &IndexManifest,
+) -> Result<Vec<(String, Arc<memmap2::Mmap>)>, IndexError> {
     let mut required = vec![CHUNKS, EXTRAS, VECTORS, INVERTED];
     if m.counts.hnsw_graph {
         required.extend(GRAPH_FILES);
@@ -577,7 +608,7 @@ fn verify_files(dir: &Path, m: &IndexManifest) -> Result<Vec<(String, memmap2::M
                     format!("sha256 {got} does not match manifest {}", fe.sha256),
                 ));
             }
-            Ok((name.clone(), mm))
+            Ok((name.clone(), Arc::new(mm)))
         })
         .collect()
 }
@@ -586,8 +617,17 @@ fn verify_files(dir: &Path, m: &IndexManifest) -> Result<Vec<(String, memmap2::M
 /// file's size and sha256, then decode. Nothing is decoded from a file
 /// whose checksum does not match.
 pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedIndex, IndexError> {
+    let mut t = std::time::Instant::now();
+    let mut load = LoadTimings::default();
     let m = read_manifest(dir, expect)?;
     let maps = verify_files(dir, &m)?;
+    load.verify_ms = lap(&mut t);
+    let map = |n: &str| -> Result<&Arc<memmap2::Mmap>, IndexError> {
+        maps.iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, mm)| mm)
+            .ok_or_else(|| IndexError::corrupt(dir.join(MANIFEST), format!("no checksum for {n}")))
+    };
     let get = |n: &str| -> &[u8] {
         maps.iter()
             .find(|(k, _)| k == n)
@@ -596,27 +636,30 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
     let p = dir.join(CHUNKS);
     let chunks: Vec<Chunk> =
         serde_json::from_slice(get(CHUNKS)).map_err(|e| IndexError::corrupt(&p, e.to_string()))?;
+    load.chunks_ms = lap(&mut t);
     let p = dir.join(EXTRAS);
     let extras: CorpusExtras =
         serde_json::from_slice(get(EXTRAS)).map_err(|e| IndexError::corrupt(&p, e.to_string()))?;
     let p = dir.join(VECTORS);
     let (vectors, dim) =
-        decode_vectors(get(VECTORS), "vectors").map_err(|e| IndexError::corrupt(&p, e))?;
+        decode_vectors(map(VECTORS)?, "vectors").map_err(|e| IndexError::corrupt(&p, e))?;
     if dim != m.embedder.dim {
         return Err(IndexError::corrupt(
             &p,
             format!("dim {dim}, manifest embedder dim {}", m.embedder.dim),
         ));
     }
+    load.vectors_ms = lap(&mut t);
     let p = dir.join(INVERTED);
     let inverted =
-        InvertedIndex::from_bytes(get(INVERTED)).map_err(|e| IndexError::corrupt(&p, e))?;
+        InvertedIndex::from_map(map(INVERTED)?).map_err(|e| IndexError::corrupt(&p, e))?;
+    load.inverted_ms = lap(&mut t);
     let headings = if m.counts.headings > 0 {
         let p = dir.join(HEADINGS);
         let entries: Vec<HeadingEntry> = serde_json::from_slice(get(HEADINGS))
             .map_err(|e| IndexError::corrupt(&p, e.to_string()))?;
         let p = dir.join(HEADING_VECTORS);
-        let (hv, hdim) = decode_vectors(get(HEADING_VECTORS), "headings")
+        let (hv, hdim) = decode_vectors(map(HEADING_VECTORS)?, "headings")
             .map_err(|e| IndexError::corrupt(&p, e))?;
         if hdim != dim || entries.len() != m.counts.headings {
             return Err(IndexError::corrupt(
@@ -628,13 +671,15 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
                 ),
             ));
         }
-        HeadingVectors::new(entries, hv, hdim)
+        HeadingVectors::normalised(entries, hv, hdim)
             .map_err(|e| IndexError::corrupt(&p, e.to_string()))?
     } else {
         HeadingVectors::default()
     };
+    load.headings_ms = lap(&mut t);
     let graph = m.counts.hnsw_graph.then_some((dir, GRAPH_BASE));
     let dense = DenseIndex::from_parts(vectors, dim, &m.hnsw, graph)?;
+    load.dense_ms = lap(&mut t);
     if dense.len() > chunks.len()
         || dense.len() != m.counts.vectors
         || chunks.len() != inverted.len()
@@ -658,46 +703,56 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
         dense,
         inverted,
         headings,
+        load,
     })
 }
 
-fn decode_vectors(buf: &[u8], name: &str) -> Result<(Vec<f32>, usize), String> {
-    let st = SafeTensors::deserialize(buf).map_err(|e| format!("safetensors: {e}"))?;
+/// The tensor `name` of a mapped safetensors file as normalised rows and
+/// their dimension: f32 rows are read in place (they were written
+/// normalised), f16 rows are widened and normalised into memory.
+fn decode_vectors(map: &Arc<memmap2::Mmap>, name: &str) -> Result<(Slab<f32>, usize), String> {
+    let st = SafeTensors::deserialize(map).map_err(|e| format!("safetensors: {e}"))?;
     let t = st
         .tensor(name)
         .map_err(|e| format!("tensor `{name}`: {e}"))?;
-    let shape = t.shape();
+    let shape = t.shape().to_vec();
     if shape.len() != 2 || shape[1] == 0 {
         return Err(format!(
             "tensor `{name}` has shape {shape:?}, expected [n, dim]"
         ));
     }
     let data = t.data();
-    let mut v: Vec<f32> = match t.dtype() {
-        Dtype::F32 => data
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect(),
-        Dtype::F16 => data
-            .chunks_exact(2)
-            .map(|b| half::f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32())
-            .collect(),
+    let width = match t.dtype() {
+        Dtype::F32 => 4,
+        Dtype::F16 => 2,
         d => {
             return Err(format!(
                 "tensor `{name}` has dtype {d:?}, expected F32 or F16"
             ))
         }
     };
-    if v.len() != shape[0] * shape[1] {
+    if data.len() != shape[0] * shape[1] * width {
         return Err(format!(
             "tensor `{name}` holds {} values for shape {shape:?}",
-            v.len()
+            data.len() / width
         ));
     }
-    if t.dtype() == Dtype::F16 {
-        for row in v.chunks_exact_mut(shape[1]) {
-            normalize(row);
-        }
+    if t.dtype() == Dtype::F32 {
+        let mapped = Slab::<u8>::range_in(map, data).and_then(|r| Slab::mapped(map, r));
+        let rows = mapped.unwrap_or_else(|| {
+            data.chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect::<Vec<f32>>()
+                .into()
+        });
+        return Ok((rows, shape[1]));
     }
-    Ok((v, shape[1]))
+    let mut v: Vec<f32> = data
+        .chunks_exact(2)
+        .map(|b| half::f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32())
+        .collect();
+    for row in v.chunks_exact_mut(shape[1]) {
+        normalize(row);
+    }
+    Ok((v.into(), shape[1]))
 }

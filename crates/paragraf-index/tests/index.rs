@@ -134,6 +134,13 @@ fn round_trip_save_load_equality() {
         assert!(l.inverted == b.inverted);
         assert_eq!(l.headings, b.headings);
         assert_eq!(m.counts.headings, 3);
+        // the bulk data is read in place from the mapped files, a built
+        // index holds it in memory
+        let le = cfg!(target_endian = "little");
+        assert_eq!(l.dense.vectors_mapped(), le);
+        assert_eq!(l.inverted.postings_mapped(), le);
+        assert_eq!(l.headings.vectors_mapped(), le);
+        assert!(!b.dense.vectors_mapped() && !b.inverted.postings_mapped());
         let mut regs: Vec<String> = b.chunks.iter().map(|c| c.regulation.clone()).collect();
         regs.sort();
         regs.dedup();
@@ -167,6 +174,10 @@ fn f16_vectors_round_trip_within_tolerance() {
     let dir = tmp.path().join("idx");
     write(&b, &dir);
     let l = open_index(&dir, None).unwrap();
+    assert!(
+        !l.dense.vectors_mapped(),
+        "f16 rows are widened into memory"
+    );
     for d in 0..b.chunks.len() as u32 {
         let c: f32 = l
             .dense

@@ -39,7 +39,7 @@ use paragraf_types::NormRef;
 /// part of a compound, or holds only parts of it.
 pub const PART_CREDIT: f64 = 0.5;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// One heading of the table: the norm, the heading as written, its words.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,27 +88,47 @@ impl HeadingTable {
     /// heading repeated on every Absatz chunk) are kept once; a norm may keep
     /// several headings (German and English).
     pub fn new(entries: impl IntoIterator<Item = Heading>) -> HeadingTable {
-        let mut seen: BTreeSet<(String, Vec<Vec<String>>)> = BTreeSet::new();
-        let mut headings = Vec::new();
-        for mut h in entries {
-            h.words.retain(|w| !w.is_empty());
-            let mut firsts = BTreeSet::new();
-            h.words.retain(|w| firsts.insert(w[0].clone()));
-            if h.words.is_empty() {
-                continue;
-            }
-            let mut key = h.words.clone();
-            key.sort();
-            if seen.insert((h.norm.0.clone(), key)) {
-                headings.push(h);
-            }
-        }
+        let mut headings: Vec<Heading> = entries
+            .into_iter()
+            .filter_map(|mut h| {
+                h.words.retain(|w| !w.is_empty());
+                // a word once (titles are short: a scan, no set)
+                let mut i = 0;
+                while i < h.words.len() {
+                    if h.words[..i].iter().any(|w| w[0] == h.words[i][0]) {
+                        h.words.remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+                (!h.words.is_empty()).then_some(h)
+            })
+            .collect();
+        // one heading per norm and set of words, the first one given
+        let keep: Vec<bool> = {
+            let mut seen: HashSet<(&str, Vec<&[String]>)> = HashSet::new();
+            headings
+                .iter()
+                .map(|h| {
+                    let mut key: Vec<&[String]> = h.words.iter().map(Vec::as_slice).collect();
+                    key.sort_unstable();
+                    seen.insert((h.norm.0.as_str(), key))
+                })
+                .collect()
+        };
+        let mut keep = keep.into_iter();
+        headings.retain(|_| keep.next().unwrap_or(false));
         headings.sort_by(|a, b| a.norm.0.cmp(&b.norm.0).then(a.text.cmp(&b.text)));
         let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
         for (i, h) in headings.iter().enumerate() {
             let terms: BTreeSet<&String> = h.words.iter().flatten().collect();
             for t in terms {
-                postings.entry(t.clone()).or_default().push(i as u32);
+                match postings.get_mut(t.as_str()) {
+                    Some(p) => p.push(i as u32),
+                    None => {
+                        postings.insert(t.clone(), vec![i as u32]);
+                    }
+                }
             }
         }
         let n = headings.len() as f64;

@@ -23,6 +23,19 @@ pub fn rss_kib() -> Option<u64> {
     status_kib("/proc/self/status", "VmRSS")
 }
 
+/// Resident anonymous memory of this process now (`RssAnon`: heap and
+/// copies, what only this process can use), KiB.
+pub fn rss_anon_kib() -> Option<u64> {
+    status_kib("/proc/self/status", "RssAnon")
+}
+
+/// Resident file-backed memory of this process now (`RssFile`: mapped
+/// files such as an index's vectors and postings — page cache that
+/// processes mapping the same files share and the kernel can drop), KiB.
+pub fn rss_file_kib() -> Option<u64> {
+    status_kib("/proc/self/status", "RssFile")
+}
+
 /// Peak resident set size of this process (`VmHWM`), KiB.
 pub fn peak_rss_kib() -> Option<u64> {
     status_kib("/proc/self/status", "VmHWM")

@@ -70,7 +70,16 @@ fn models(g: &Global, a: &BenchArgs) -> Result<()> {
 /// (`answer`).
 fn search(g: &Global, a: &BenchArgs) -> Result<()> {
     let flags = SearchFlags::for_index(a.index.clone());
+    let t_open = std::time::Instant::now();
     let engine = super::open_engine(g, &flags, None, true)?;
+    let open_ms = t_open.elapsed().as_secs_f64() * 1e3;
+    let mib = |k: Option<u64>| k.map(|k| k as f64 / 1024.0);
+    let memory = serde_json::json!({
+        "rss_mib": mib(paragraf_types::memory::rss_kib()),
+        "rss_anon_mib": mib(paragraf_types::memory::rss_anon_kib()),
+        "rss_file_mib": mib(paragraf_types::memory::rss_file_kib()),
+    });
+    let load = engine.load_timings();
     let golden_path = crate::paths::default_corpus().join("../eval/golden-dev.jsonl");
     let golden = paragraf_eval::load_golden(&golden_path)?;
     let questions: Vec<String> = golden.iter().map(|q| q.query.clone()).collect();
@@ -86,10 +95,29 @@ fn search(g: &Global, a: &BenchArgs) -> Result<()> {
         let p = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
         rows.push(serde_json::json!({"stage": k, "n": v.len(), "p50_ms": p(0.5), "p95_ms": p(0.95), "p99_ms": p(0.99)}));
     }
-    let report = serde_json::json!({"machine": Machine::detect(), "index": engine.index().manifest.counts.chunks, "embedder": engine.embedder_name(), "stages": rows});
+    let report = serde_json::json!({"machine": Machine::detect(), "index": engine.index().manifest.counts.chunks, "embedder": engine.embedder_name(), "open_ms": open_ms, "load": load, "memory_after_open": memory, "stages": rows});
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        let l = &load.index;
+        println!(
+            "open {open_ms:.0} ms (with warm-up): index {:.0} (verify {:.0}, chunks {:.0}, vectors {:.0}, postings {:.0}, headings {:.0}, graph {:.0}) beside embedder {:.0}, tables {:.0}",
+            l.verify_ms + l.chunks_ms + l.vectors_ms + l.inverted_ms + l.headings_ms + l.dense_ms,
+            l.verify_ms,
+            l.chunks_ms,
+            l.vectors_ms,
+            l.inverted_ms,
+            l.headings_ms,
+            l.dense_ms,
+            load.models_ms,
+            load.tables_ms
+        );
+        println!(
+            "memory after open: RSS {:.0} MiB = anonymous {:.0} + mapped files {:.0}",
+            memory["rss_mib"].as_f64().unwrap_or(0.0),
+            memory["rss_anon_mib"].as_f64().unwrap_or(0.0),
+            memory["rss_file_mib"].as_f64().unwrap_or(0.0)
+        );
         println!(
             "search + extractive answer latency over {} golden questions × {} (ms)",
             golden.len(),
