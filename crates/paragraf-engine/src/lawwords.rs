@@ -10,7 +10,7 @@ use paragraf_index::Analyzer;
 use paragraf_index::LawTitles;
 use paragraf_rank::{
     defined_terms_in, law_title_variants, BilingualTerms, DefinedTerms, Heading, HeadingTable,
-    LawTitleTable, QueryTerms,
+    LawTitleTable, QueryTerms, Synonyms,
 };
 use paragraf_types::{Chunk, Lang, NormRef, SourceRole};
 use rayon::prelude::*;
@@ -74,6 +74,30 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
         })
         .collect();
     HeadingTable::new(entries)
+}
+
+/// The built-in German synonym sets (`paragraf_rank::synonyms`) through
+/// the index analyzer: a word that analyses to one term joins its set; a
+/// synonym is kept only where some heading holds it.
+pub fn heading_synonyms(analyzer: &Analyzer, headings: &HeadingTable) -> Synonyms {
+    let sets: Vec<Vec<&str>> = paragraf_rank::synonyms::builtin_sets().collect();
+    let analysed: Vec<Vec<String>> = sets
+        .par_iter()
+        .map(|set| {
+            let mut out: Vec<String> = Vec::new();
+            for w in set {
+                let t = analyzer.analyze_lang(w, Lang::De);
+                if let [one] = &t[..] {
+                    if !out.contains(one) {
+                        out.push(one.clone());
+                    }
+                }
+            }
+            out
+        })
+        .filter(|s| s.len() >= 2)
+        .collect();
+    Synonyms::new(analysed, |t| headings.idf(t) > 0.0)
 }
 
 /// Per-law chunk counts for the law-title lift (`lawTitleMinLift`), with a
@@ -461,16 +485,21 @@ pub struct QuestionTerms {
     pub own: Vec<String>,
     /// Translations of the own terms (full words of the other language).
     pub translated: Vec<String>,
+    /// Synonyms of the German full words that a heading holds
+    /// (`heading_synonyms`), for lexical retrieval at `synonymBm25Weight`.
+    pub synonyms: Vec<String>,
     /// Full words + translations vs. compound parts, for heading matching.
     pub heading: QueryTerms,
 }
 
-/// Analyse a question in its own language and translate its terms.
+/// Analyse a question in its own language, translate its terms and find
+/// the synonyms of its German full words that a heading holds.
 pub fn question_terms(
     analyzer: &Analyzer,
     query: &str,
     lang: Lang,
     table: &BilingualTerms,
+    synonyms: &Synonyms,
 ) -> QuestionTerms {
     let ws = words(analyzer, query, lang);
     let mut own: Vec<String> = Vec::new();
@@ -488,11 +517,20 @@ pub fn question_terms(
         }
     }
     let translated = table.translate(&own, lang);
+    let synonyms = match lang {
+        Lang::De => synonyms.expand(&full),
+        Lang::En => Vec::new(),
+    };
     full.extend(translated.iter().cloned());
     parts.retain(|p| !full.contains(p));
+    let synonyms = synonyms
+        .into_iter()
+        .filter(|s| !own.contains(s) && !translated.contains(s))
+        .collect();
     QuestionTerms {
         own,
         translated,
+        synonyms,
         heading: QueryTerms { full, parts },
     }
 }
@@ -505,6 +543,52 @@ mod tests {
 
     fn analyzer() -> Analyzer {
         Analyzer::new(&AnalyzerConfig::default())
+    }
+
+    fn synonyms_of(question: &str, headings: &[&str]) -> Vec<String> {
+        let a = analyzer();
+        let chunks: Vec<Chunk> = headings
+            .iter()
+            .enumerate()
+            .map(|(i, h)| chunk("HGB", &format!("§ {}", i + 1)).title(h).build())
+            .collect();
+        let table = heading_table(&chunks, &a);
+        let syn = heading_synonyms(&a, &table);
+        question_terms(&a, question, Lang::De, &BilingualTerms::default(), &syn).synonyms
+    }
+
+    #[test]
+    fn a_question_word_reaches_the_heading_word_of_its_synonym() {
+        let heads = [
+            "Aufbewahrung von Unterlagen",
+            "Berichtigung unrichtiger Angaben",
+        ];
+        let aufbewahr =
+            Analyzer::new(&AnalyzerConfig::default()).analyze_lang("aufbewahren", Lang::De);
+        let bericht =
+            Analyzer::new(&AnalyzerConfig::default()).analyze_lang("berichtigen", Lang::De);
+        // two wordings each, none the heading's own word (a finite verb form
+        // meets its infinitive only as far as the stemmer folds it:
+        // „verbessert“ does not reach „verbessern“)
+        for q in [
+            "Wie lange muss ich Quittungen aufheben?",
+            "Müssen wir alte Belege verwahren?",
+        ] {
+            let s = synonyms_of(q, &heads);
+            assert!(s.contains(&aufbewahr[0]), "{q}: {s:?}");
+        }
+        for q in [
+            "Kann ich falsche Angaben korrigieren lassen?",
+            "Lassen sich fehlerhafte Einträge verbessern?",
+        ] {
+            let s = synonyms_of(q, &heads);
+            assert!(s.contains(&bericht[0]), "{q}: {s:?}");
+        }
+        // only what a heading holds: no heading, no synonyms
+        assert!(synonyms_of("Wie lange muss ich Quittungen aufheben?", &[]).is_empty());
+        // the question's own words are not repeated as synonyms
+        let s = synonyms_of("Wie lange muss ich Unterlagen aufbewahren?", &heads);
+        assert!(!s.contains(&aufbewahr[0]), "{s:?}");
     }
 
     #[test]

@@ -178,6 +178,8 @@ pub struct Engine {
     manifest: Manifest,
     lexicon: &'static Lexicon,
     headings: HeadingTable,
+    /// German synonyms a heading holds (OpenThesaurus, `synonymBm25Weight`).
+    synonyms: paragraf_rank::Synonyms,
     /// Title words of every law (`lawTitleGain`).
     law_titles: LawTitleTable,
     /// Per-law counts behind a law-title match.
@@ -307,6 +309,7 @@ impl Engine {
         let analyzer = index.inverted.analyzer();
         let tables = NormTables::new(&index);
         let headings = lawwords::heading_table(&index.chunks, analyzer);
+        let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let manifest = Manifest::builtin()?;
         let law_titles =
@@ -336,6 +339,7 @@ impl Engine {
         tracing::debug!(load = ?load, "engine opened");
         let engine = Engine {
             headings,
+            synonyms,
             law_titles,
             recital_target,
             law_lift,
@@ -500,7 +504,8 @@ impl Engine {
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
         let analyzer = self.index.inverted.analyzer();
-        let terms = lawwords::question_terms(analyzer, query, q.lang, self.bilingual);
+        let terms =
+            lawwords::question_terms(analyzer, query, q.lang, self.bilingual, &self.synonyms);
         let mut all = terms.own;
         all.extend(terms.translated.iter().cloned());
         let mut matches = Vec::new();
@@ -521,6 +526,7 @@ impl Engine {
         q.add_heading_matches(matches);
         q.add_law_matches(laws);
         q.set_query_terms(all, terms.translated);
+        q.set_synonym_terms(terms.synonyms);
         q
     }
 
@@ -575,11 +581,17 @@ impl Engine {
                     .iter()
                     .map(|f| (self.params.law_title_top_n, Some(f.as_ref()))),
             );
-            for hits in self
-                .index
-                .inverted
-                .bm25_terms_each(&analysis.query_terms, &picks)
-            {
+            // the question's terms, then its synonyms at synonymBm25Weight
+            let w = self.params.synonym_bm25_weight as f32;
+            let mut weighted: Vec<(String, f32)> = analysis
+                .query_terms
+                .iter()
+                .map(|t| (t.clone(), 1.0))
+                .collect();
+            if w > 0.0 {
+                weighted.extend(analysis.synonym_terms.iter().map(|t| (t.clone(), w)));
+            }
+            for hits in self.index.inverted.bm25_weighted_each(&weighted, &picks) {
                 for h in hits {
                     cand.entry(h.doc).or_default().lexical = Some(h.score);
                 }

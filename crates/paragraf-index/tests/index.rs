@@ -433,6 +433,22 @@ fn bm25_matches_hand_computed_scores() {
     assert_eq!(hits[1].doc, 0);
     assert!((hits[1].score - 0.544_215).abs() < 1e-5, "{hits:?}");
     assert!(ix.bm25("kiwi", 10, None).is_empty());
+    // a term's weight scales its contribution: an expansion term at 0.5
+    // adds half of what it adds as a question's own term
+    let w = ix.bm25_weighted_each(
+        &[("apple".into(), 1.0), ("cherry".into(), 0.5)],
+        &[(10, None)],
+    );
+    let own = ix.bm25_terms_each(&["apple".into(), "cherry".into()], &[(10, None)]);
+    let cherry = ix.bm25("cherry", 10, None);
+    let of = |hits: &[paragraf_index::Hit], d: u32| hits.iter().find(|h| h.doc == d).unwrap().score;
+    let c1 = of(&cherry, 1);
+    assert!(
+        (of(&w[0], 1) - (0.646_255 + 0.5 * c1)).abs() < 1e-5,
+        "{w:?}"
+    );
+    assert!((of(&own[0], 1) - (0.646_255 + c1)).abs() < 1e-5, "{own:?}");
+    assert!((of(&w[0], 2) - 0.5 * of(&cherry, 2)).abs() < 1e-6);
 }
 
 #[test]

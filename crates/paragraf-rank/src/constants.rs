@@ -219,6 +219,15 @@ pub const HEADING_TOP_N: usize = 20;
 /// its title's words. Below `domainMatchGain` (0.15): a title names the
 /// law, not the norm. Pinned by `pin_law_title_defaults`.
 pub const LAW_TITLE_GAIN: f64 = 0.10;
+
+// ---------------------------------------------------------------- synonyms (own, 01 lexical retrieval)
+/// `synonymBm25Weight` = 0.6 — weight of a synonym of a question word in
+/// the BM25 query, relative to the question's own terms (1.0). Synonyms come
+/// from OpenThesaurus (`crate::synonyms`), kept where a norm heading holds
+/// them; every sense of a word is added, so they count less than the word
+/// itself. 0 turns them off. Chosen from 0.3 / 0.6 / 1.0 on all own and
+/// golden sets (session 10). Pinned by `pin_synonym_default`.
+pub const SYNONYM_BM25_WEIGHT: f64 = 0.6;
 /// `lawTitleMinLift` = 30 — how much more often the law's chunks must hold
 /// a title word than the corpus's chunks do (`(df_L/n_L)/(df/N)`): the
 /// law's text is about the word its title names (Elternzeit in the BEEG,

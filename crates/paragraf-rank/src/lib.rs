@@ -25,6 +25,7 @@ pub mod lexicon;
 pub mod params;
 pub mod query;
 pub mod rank;
+pub mod synonyms;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod text;
@@ -43,4 +44,5 @@ pub use query::{
     analyze_query, analyze_query_with, ActiveScopeRule, AsOf, DateRange, QueryAnalysis, Signal,
 };
 pub use rank::{ids, rank, Candidate, Stage};
+pub use synonyms::Synonyms;
 pub use text::Pattern;

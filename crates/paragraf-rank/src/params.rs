@@ -102,6 +102,7 @@ pub struct RankParams {
     pub heading_min_weight: f64,
     pub heading_relative_min: f64,
     pub heading_max_norms: usize,
+    pub synonym_bm25_weight: f64,
     pub citation_gain: f64,
     pub citation_saturation: f64,
     pub heading_weight: f64,
@@ -152,6 +153,7 @@ impl Default for RankParams {
             top_k: c::TOP_K,
             heading_min_coverage: c::HEADING_MIN_COVERAGE,
             heading_min_weight: c::HEADING_MIN_WEIGHT,
+            synonym_bm25_weight: c::SYNONYM_BM25_WEIGHT,
             heading_relative_min: c::HEADING_RELATIVE_MIN,
             heading_max_norms: c::HEADING_MAX_NORMS,
             citation_gain: c::CITATION_GAIN,
@@ -217,7 +219,8 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 36] = [
+        let floats: [(&'static str, f64); 37] = [
+            ("synonymBm25Weight", self.synonym_bm25_weight),
             ("recitalBridgeMargin", self.recital_bridge_margin),
             ("lawTitleGain", self.law_title_gain),
             ("lawTitleMinLift", self.law_title_min_lift),

@@ -121,6 +121,10 @@ pub struct QueryAnalysis {
     /// The terms of `query_terms` that came from the bilingual term table.
     #[serde(default)]
     pub translated_terms: Vec<String>,
+    /// German synonyms of the question's words that a heading holds
+    /// (OpenThesaurus): lexical retrieval adds them at `synonymBm25Weight`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synonym_terms: Vec<String>,
     /// Canonical names of regulations the question names.
     pub regulations: Vec<String>,
     /// Scope rules that apply to this question.
@@ -152,6 +156,7 @@ impl Default for QueryAnalysis {
             law_matches: Vec::new(),
             query_terms: Vec::new(),
             translated_terms: Vec::new(),
+            synonym_terms: Vec::new(),
             regulations: Vec::new(),
             scope_rules: Vec::new(),
             regimes: BTreeMap::new(),
@@ -223,6 +228,14 @@ impl QueryAnalysis {
         }
         self.query_terms = terms;
         self.translated_terms = translated;
+    }
+
+    /// Set the synonyms lexical retrieval adds (recorded as a `synonyms` signal).
+    pub fn set_synonym_terms(&mut self, synonyms: Vec<String>) {
+        if !synonyms.is_empty() {
+            self.push("synonyms", "synonyms_de", synonyms.join(" "));
+        }
+        self.synonym_terms = synonyms;
     }
 
     fn push(&mut self, feature: &str, signal: &str, detail: impl Into<String>) {

@@ -681,3 +681,14 @@ fn pin_citation_gain() {
         .iter()
         .all(|t| t.name != "citationGain"));
 }
+
+#[test]
+fn pin_synonym_default() {
+    assert_eq!(c::SYNONYM_BM25_WEIGHT, 0.6);
+    assert_eq!(
+        RankParams::default().synonym_bm25_weight,
+        c::SYNONYM_BM25_WEIGHT
+    );
+    let off = RankParams::from_json_str(r#"{"synonymBm25Weight": 0}"#).unwrap();
+    assert_eq!(off.synonym_bm25_weight, 0.0);
+}
