@@ -28,8 +28,8 @@ use paragraf_corpus::Manifest;
 use paragraf_index::{open_index, read_manifest, LoadedIndex};
 use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
-    analyze_query_with, assess, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
-    LawTitleTable, Lexicon,
+    analyze_query_with, assess, keep_definition_answers, keep_named_laws, rank, BilingualTerms,
+    Candidate, DefinedTerms, HeadingTable, LawTitleTable, Lexicon,
 };
 use paragraf_types::vector::dot;
 use paragraf_types::{
@@ -392,6 +392,22 @@ impl Engine {
         Ok(engine)
     }
 
+    /// The regulation of an indexed norm.
+    fn regulation_of(&self, norm: &NormRef) -> Option<&str> {
+        let &i = self.by_norm.get(norm)?.first()?;
+        Some(self.index.chunks[i as usize].regulation.as_str())
+    }
+
+    /// Whether `norm` is a definitions norm (a chunk of it has role
+    /// `definition`).
+    fn is_definitions_norm(&self, norm: &NormRef) -> bool {
+        self.by_norm.get(norm).is_some_and(|ids| {
+            ids.iter().any(|&i| {
+                self.index.chunks[i as usize].source_role == paragraf_types::SourceRole::Definition
+            })
+        })
+    }
+
     /// How long opening took.
     pub fn load_timings(&self) -> EngineLoad {
         self.load
@@ -512,16 +528,29 @@ impl Engine {
         if q.definition_intent {
             matches.extend(self.defined.matches(&all, &q.regulations));
         }
+        let defined_matches = matches.len();
         matches.extend(self.headings.matches(&terms.heading, &self.params));
         let lift = |term: &str, laws: &[&str]| {
             self.law_lift
                 .lift(&self.index.inverted, &self.index.chunks, term, laws)
         };
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
+        keep_definition_answers(
+            &mut matches,
+            defined_matches,
+            &regulation_of,
+            &is_definitions,
+        );
         let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental
         if !laws.is_empty() {
             matches.retain(|m| laws.iter().any(|l| m.norm.is_of(&l.regulation)));
+        } else {
+            // likewise a law named by its name or abbreviation
+            let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
+            keep_named_laws(&mut matches, &q.regulations, &regulation_of, &regime_of);
         }
         q.add_heading_matches(matches);
         q.add_law_matches(laws);

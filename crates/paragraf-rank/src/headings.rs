@@ -578,6 +578,49 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
     out
 }
 
+/// Heading matches a definition question keeps. `matches` starts with its
+/// defined-term matches (`defined` of them, from the definitions norms),
+/// then the heading matches. Where a law defines a term the question holds,
+/// a heading of another norm of that law that names the term is about
+/// duties concerning it, not its meaning: it is dropped. A heading of a law
+/// that defines none of the question's terms stays („was bedeutet
+/// Datenschutz durch Technikgestaltung“ → Art. 25 DSGVO).
+pub fn keep_definition_answers(
+    matches: &mut Vec<HeadingMatch>,
+    defined: usize,
+    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
+    is_definitions_norm: &dyn Fn(&NormRef) -> bool,
+) {
+    let defining: Vec<String> = matches[..defined.min(matches.len())]
+        .iter()
+        .filter_map(|m| regulation_of(&m.norm))
+        .collect();
+    if defining.is_empty() {
+        return;
+    }
+    matches.retain(|m| is_definitions_norm(&m.norm) || !defining.iter().any(|r| m.norm.is_of(r)));
+}
+
+/// Heading matches of a question that names its laws (by name or
+/// abbreviation, `named`): headings of those laws and of laws of their
+/// regime (an EU act and its national implementation, seed 06) stay; a
+/// heading of another law that shares a word is incidental.
+pub fn keep_named_laws(
+    matches: &mut Vec<HeadingMatch>,
+    named: &[String],
+    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
+    regime_of: &dyn Fn(&str) -> String,
+) {
+    if named.is_empty() {
+        return;
+    }
+    let regimes: BTreeSet<String> = named.iter().map(|r| regime_of(r)).collect();
+    matches.retain(|m| {
+        regulation_of(&m.norm)
+            .is_some_and(|r| named.contains(&r) || regimes.contains(&regime_of(&r)))
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -870,5 +913,69 @@ mod tests {
         assert_eq!(m[0].norm.as_str(), "Art. 3 KI-VO");
         let m = d.matches(&q(&["bedeut", "pseudonymisier"]), &[]);
         assert_eq!(m[0].norm.as_str(), "Art. 4 DSGVO");
+    }
+
+    fn hm(norm: &str) -> HeadingMatch {
+        HeadingMatch {
+            norm: NormRef(norm.into()),
+            heading: String::new(),
+            terms: Vec::new(),
+            coverage: 1.0,
+            weight: 1.0,
+        }
+    }
+
+    fn reg_of(n: &NormRef) -> Option<String> {
+        n.0.rsplit_once(' ').map(|(_, r)| r.to_string())
+    }
+
+    fn norms(ms: &[HeadingMatch]) -> Vec<&str> {
+        ms.iter().map(|m| m.norm.as_str()).collect()
+    }
+
+    #[test]
+    fn a_defined_term_drops_headings_of_its_law_only() {
+        let defs =
+            |n: &NormRef| ["Art. 3 CRA", "Art. 4 DSGVO", "Art. 2 Data"].contains(&n.as_str());
+        // „what does the CRA mean by a manufacturer“: Art. 3 defines it, the
+        // heading „Obligations of manufacturers“ names it
+        let mut m = vec![hm("Art. 3 CRA"), hm("Art. 13 CRA"), hm("§ 4 ProdHaftG")];
+        keep_definition_answers(&mut m, 1, &reg_of, &defs);
+        assert_eq!(norms(&m), ["Art. 3 CRA", "§ 4 ProdHaftG"]);
+        // a defined term of another law leaves this law's headings alone
+        let mut m = vec![hm("Art. 2 Data"), hm("Art. 25 DSGVO")];
+        keep_definition_answers(&mut m, 1, &reg_of, &defs);
+        assert_eq!(norms(&m), ["Art. 2 Data", "Art. 25 DSGVO"]);
+        // no defined term matched: every heading stays
+        let mut m = vec![hm("Art. 25 DSGVO"), hm("Art. 4 DSGVO")];
+        keep_definition_answers(&mut m, 0, &reg_of, &defs);
+        assert_eq!(m.len(), 2);
+    }
+
+    #[test]
+    fn a_named_law_keeps_its_own_and_its_regimes_headings() {
+        let regime = |r: &str| match r {
+            "BSIG" | "NIS2" => "NIS2".to_string(),
+            r => r.to_string(),
+        };
+        let all = || {
+            vec![
+                hm("Art. 13 CRA"),
+                hm("§ 4 ProdHaftG"),
+                hm("§ 30 BSIG"),
+                hm("Art. 21 NIS2"),
+            ]
+        };
+        let mut m = all();
+        keep_named_laws(&mut m, &["CRA".into()], &reg_of, &regime);
+        assert_eq!(norms(&m), ["Art. 13 CRA"]);
+        // the EU act named: its national implementation stays
+        let mut m = all();
+        keep_named_laws(&mut m, &["NIS2".into()], &reg_of, &regime);
+        assert_eq!(norms(&m), ["§ 30 BSIG", "Art. 21 NIS2"]);
+        // no law named: nothing dropped
+        let mut m = all();
+        keep_named_laws(&mut m, &[], &reg_of, &regime);
+        assert_eq!(m.len(), 4);
     }
 }
