@@ -580,25 +580,34 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
 
 /// Heading matches a definition question keeps. `matches` starts with its
 /// defined-term matches (`defined` of them, from the definitions norms),
-/// then the heading matches. Where a law defines a term the question holds,
-/// a heading of another norm of that law that names the term is about
-/// duties concerning it, not its meaning: it is dropped. A heading of a law
-/// that defines none of the question's terms stays („was bedeutet
-/// Datenschutz durch Technikgestaltung“ → Art. 25 DSGVO).
+/// then the heading matches. A heading of another norm of the defining law
+/// whose matched words are all words of the defined term only names the
+/// term — duties about it, not its meaning („Critical products with digital
+/// elements“ for ‘product with digital elements’): it is dropped. A heading
+/// that matched other words of the question stays (Art. 44 DSGVO
+/// „Datenübermittlung“ when „personenbezogene Daten“ is also a defined
+/// term), and so does every heading of a law that defines none of the
+/// question's terms („was bedeutet Datenschutz durch Technikgestaltung“ →
+/// Art. 25 DSGVO).
 pub fn keep_definition_answers(
     matches: &mut Vec<HeadingMatch>,
     defined: usize,
     regulation_of: &dyn Fn(&NormRef) -> Option<String>,
     is_definitions_norm: &dyn Fn(&NormRef) -> bool,
 ) {
-    let defining: Vec<String> = matches[..defined.min(matches.len())]
+    let defining: Vec<(String, BTreeSet<String>)> = matches[..defined.min(matches.len())]
         .iter()
-        .filter_map(|m| regulation_of(&m.norm))
+        .filter_map(|m| Some((regulation_of(&m.norm)?, m.terms.iter().cloned().collect())))
         .collect();
     if defining.is_empty() {
         return;
     }
-    matches.retain(|m| is_definitions_norm(&m.norm) || !defining.iter().any(|r| m.norm.is_of(r)));
+    matches.retain(|m| {
+        is_definitions_norm(&m.norm)
+            || !defining.iter().any(|(r, terms)| {
+                m.norm.is_of(r) && !m.terms.is_empty() && m.terms.iter().all(|t| terms.contains(t))
+            })
+    });
 }
 
 /// Heading matches of a question that names its laws (by name or
@@ -916,10 +925,14 @@ mod tests {
     }
 
     fn hm(norm: &str) -> HeadingMatch {
+        hmt(norm, &["x"])
+    }
+
+    fn hmt(norm: &str, terms: &[&str]) -> HeadingMatch {
         HeadingMatch {
             norm: NormRef(norm.into()),
             heading: String::new(),
-            terms: Vec::new(),
+            terms: terms.iter().map(|t| t.to_string()).collect(),
             coverage: 1.0,
             weight: 1.0,
         }
@@ -938,12 +951,21 @@ mod tests {
         let defs =
             |n: &NormRef| ["Art. 3 CRA", "Art. 4 DSGVO", "Art. 2 Data"].contains(&n.as_str());
         // „what does the CRA mean by a manufacturer“: Art. 3 defines it, the
-        // heading „Obligations of manufacturers“ names it
-        let mut m = vec![hm("Art. 3 CRA"), hm("Art. 13 CRA"), hm("§ 4 ProdHaftG")];
+        // heading „Obligations of manufacturers“ only names it
+        let mut m = vec![
+            hmt("Art. 3 CRA", &["manufactur"]),
+            hmt("Art. 13 CRA", &["manufactur"]),
+            hmt("Art. 14 CRA", &["manufactur", "report"]),
+            hmt("§ 4 ProdHaftG", &["manufactur"]),
+        ];
         keep_definition_answers(&mut m, 1, &reg_of, &defs);
-        assert_eq!(norms(&m), ["Art. 3 CRA", "§ 4 ProdHaftG"]);
+        // a heading that matched other words too stays, as does another law's
+        assert_eq!(norms(&m), ["Art. 3 CRA", "Art. 14 CRA", "§ 4 ProdHaftG"]);
         // a defined term of another law leaves this law's headings alone
-        let mut m = vec![hm("Art. 2 Data"), hm("Art. 25 DSGVO")];
+        let mut m = vec![
+            hmt("Art. 2 Data", &["data"]),
+            hmt("Art. 25 DSGVO", &["data"]),
+        ];
         keep_definition_answers(&mut m, 1, &reg_of, &defs);
         assert_eq!(norms(&m), ["Art. 2 Data", "Art. 25 DSGVO"]);
         // no defined term matched: every heading stays
