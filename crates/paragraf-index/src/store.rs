@@ -4,7 +4,8 @@
 //! Layout of `DIR/`:
 //! `manifest.json` (format version, corpus hash, embedder, analyzer, HNSW
 //! params, build time, counts, sha256 + size of every other file),
-//! `chunks.json`, `extras.json`, `vectors.safetensors`, `inverted.bin`,
+//! `chunks.bin` (the chunk store, postcard; indexes built before it have
+//! `chunks.json`, still read), `extras.json`, `vectors.safetensors`, `inverted.bin`,
 //! `headings.json` + `headings.safetensors` (the heading vectors, when the
 //! build embedded headings), and, when a graph was built,
 //! `dense.hnsw.graph` + `dense.hnsw.data`.
@@ -37,7 +38,11 @@ use std::sync::Arc;
 pub const FORMAT_VERSION: u32 = 1;
 
 const MANIFEST: &str = "manifest.json";
-const CHUNKS: &str = "chunks.json";
+/// The chunk store: postcard (a compact serde binary format) of the chunk
+/// list, decoded ~3× faster than JSON at a third of its size.
+const CHUNKS: &str = "chunks.bin";
+/// The chunk store of indexes built before `chunks.bin` (read, never written).
+const CHUNKS_JSON: &str = "chunks.json";
 const EXTRAS: &str = "extras.json";
 const VECTORS: &str = "vectors.safetensors";
 const INVERTED: &str = "inverted.bin";
@@ -367,8 +372,10 @@ fn write_into(
             .map_err(|e| IndexError::InvalidInput(format!("cannot serialise {what}: {e}")))
     };
     let p = tmp.join(CHUNKS);
-    m.files
-        .insert(CHUNKS.into(), write_file(&p, &json(&chunks, "chunks")?)?);
+    let store = postcard::to_stdvec(chunks)
+        .map_err(|e| IndexError::InvalidInput(format!("cannot serialise chunks: {e}")))?;
+    m.files.insert(CHUNKS.into(), write_file(&p, &store)?);
+    drop(store);
     let p = tmp.join(EXTRAS);
     m.files
         .insert(EXTRAS.into(), write_file(&p, &json(extras, "extras")?)?);
@@ -570,7 +577,12 @@ fn verify_files(
     dir: &Path,
     m: &IndexManifest,
 ) -> Result<Vec<(String, Arc<memmap2::Mmap>)>, IndexError> {
-    let mut required = vec![CHUNKS, EXTRAS, VECTORS, INVERTED];
+    let chunks = if m.files.contains_key(CHUNKS_JSON) && !m.files.contains_key(CHUNKS) {
+        CHUNKS_JSON
+    } else {
+        CHUNKS
+    };
+    let mut required = vec![chunks, EXTRAS, VECTORS, INVERTED];
     if m.counts.hnsw_graph {
         required.extend(GRAPH_FILES);
     }
@@ -633,9 +645,14 @@ pub fn open_index(dir: &Path, expect: Option<&EmbedderMeta>) -> Result<LoadedInd
             .find(|(k, _)| k == n)
             .map_or(&[][..], |(_, mm)| &mm[..])
     };
-    let p = dir.join(CHUNKS);
-    let chunks: Vec<Chunk> =
-        serde_json::from_slice(get(CHUNKS)).map_err(|e| IndexError::corrupt(&p, e.to_string()))?;
+    let chunks: Vec<Chunk> = if m.files.contains_key(CHUNKS) {
+        let p = dir.join(CHUNKS);
+        postcard::from_bytes(get(CHUNKS)).map_err(|e| IndexError::corrupt(&p, e.to_string()))?
+    } else {
+        let p = dir.join(CHUNKS_JSON);
+        serde_json::from_slice(get(CHUNKS_JSON))
+            .map_err(|e| IndexError::corrupt(&p, e.to_string()))?
+    };
     load.chunks_ms = lap(&mut t);
     let p = dir.join(EXTRAS);
     let extras: CorpusExtras =

@@ -168,6 +168,36 @@ fn round_trip_save_load_equality() {
 }
 
 #[test]
+fn an_index_with_the_json_chunk_store_still_opens() {
+    use sha2::Digest;
+    let b = build(false, VectorDtype::F32);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("idx");
+    write(&b, &dir);
+    // turn the directory into the layout of an index built before chunks.bin
+    std::fs::remove_file(dir.join("chunks.bin")).unwrap();
+    let json = serde_json::to_vec(&b.chunks).unwrap();
+    std::fs::write(dir.join("chunks.json"), &json).unwrap();
+    let mpath = dir.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&mpath).unwrap()).unwrap();
+    let files = m["files"].as_object_mut().unwrap();
+    files.remove("chunks.bin").unwrap();
+    files.insert(
+        "chunks.json".into(),
+        serde_json::json!({"bytes": json.len(), "sha256": hex::encode(sha2::Sha256::digest(&json))}),
+    );
+    std::fs::write(&mpath, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let l = open_index(&dir, None).unwrap();
+    assert_eq!(l.chunks, b.chunks);
+    // a manifest that lists neither store is refused, naming the file
+    let files = m["files"].as_object_mut().unwrap();
+    files.remove("chunks.json").unwrap();
+    std::fs::write(&mpath, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let e = open_index(&dir, None).err().unwrap().to_string();
+    assert!(e.contains("chunks.bin"), "{e}");
+}
+
+#[test]
 fn f16_vectors_round_trip_within_tolerance() {
     let b = build(false, VectorDtype::F16);
     let tmp = tempfile::tempdir().unwrap();
