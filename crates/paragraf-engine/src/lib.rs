@@ -218,53 +218,6 @@ pub struct EngineLoad {
     pub total_ms: f64,
 }
 
-/// Chunk and norm lookups of a loaded index.
-struct NormTables {
-    by_norm: HashMap<NormRef, Vec<u32>>,
-    by_id: HashMap<ChunkId, u32>,
-    norms: Vec<NormRef>,
-    chunk_norm: Vec<u32>,
-    heading_norm: Vec<u32>,
-}
-
-impl NormTables {
-    fn new(index: &LoadedIndex) -> NormTables {
-        let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
-        let mut by_id = HashMap::with_capacity(index.chunks.len());
-        let mut norms: Vec<NormRef> = Vec::new();
-        let mut norm_ids: HashMap<NormRef, u32> = HashMap::new();
-        let mut chunk_norm = Vec::with_capacity(index.chunks.len());
-        for (i, c) in index.chunks.iter().enumerate() {
-            let n = c.norm_ref();
-            let id = *norm_ids.entry(n.clone()).or_insert_with(|| {
-                norms.push(n.clone());
-                (norms.len() - 1) as u32
-            });
-            chunk_norm.push(id);
-            by_norm.entry(n).or_default().push(i as u32);
-            by_id.insert(c.id.clone(), i as u32);
-        }
-        let heading_norm: Vec<u32> = index
-            .headings
-            .entries()
-            .iter()
-            .map(|e| {
-                norm_ids
-                    .get(&NormRef(e.norm.clone()))
-                    .copied()
-                    .unwrap_or(u32::MAX)
-            })
-            .collect();
-        NormTables {
-            by_norm,
-            by_id,
-            norms,
-            chunk_norm,
-            heading_norm,
-        }
-    }
-}
-
 impl Engine {
     /// Load the index and the models once.
     pub fn open(opts: EngineOptions) -> Result<Engine, EngineError> {
@@ -306,8 +259,33 @@ impl Engine {
                     EngineError::Other(format!("cannot start the query embedding thread: {e}"))
                 })?;
         let t_tables = std::time::Instant::now();
+        let mut by_norm: HashMap<NormRef, Vec<u32>> = HashMap::new();
+        let mut by_id = HashMap::with_capacity(index.chunks.len());
+        let mut norms: Vec<NormRef> = Vec::new();
+        let mut norm_ids: HashMap<NormRef, u32> = HashMap::new();
+        let mut chunk_norm = Vec::with_capacity(index.chunks.len());
+        for (i, c) in index.chunks.iter().enumerate() {
+            let n = c.norm_ref();
+            let id = *norm_ids.entry(n.clone()).or_insert_with(|| {
+                norms.push(n.clone());
+                (norms.len() - 1) as u32
+            });
+            chunk_norm.push(id);
+            by_norm.entry(n).or_default().push(i as u32);
+            by_id.insert(c.id.clone(), i as u32);
+        }
+        let heading_norm: Vec<u32> = index
+            .headings
+            .entries()
+            .iter()
+            .map(|e| {
+                norm_ids
+                    .get(&NormRef(e.norm.clone()))
+                    .copied()
+                    .unwrap_or(u32::MAX)
+            })
+            .collect();
         let analyzer = index.inverted.analyzer();
-        let tables = NormTables::new(&index);
         let headings = lawwords::heading_table(&index.chunks, analyzer);
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
@@ -315,13 +293,6 @@ impl Engine {
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
         let law_lift = lawwords::LawLift::new(&index.chunks);
-        let NormTables {
-            by_norm,
-            by_id,
-            norms,
-            chunk_norm,
-            heading_norm,
-        } = tables;
         let recital_target = if opts.params.recital_bridge {
             recital_targets(&index, opts.params.recital_bridge_margin)
         } else {
@@ -524,24 +495,21 @@ impl Engine {
             lawwords::question_terms(analyzer, query, q.lang, self.bilingual, &self.synonyms);
         let mut all = terms.own;
         all.extend(terms.translated.iter().cloned());
-        let mut matches = Vec::new();
-        if q.definition_intent {
-            matches.extend(self.defined.matches(&all, &q.regulations));
-        }
-        let defined_matches = matches.len();
-        matches.extend(self.headings.matches(&terms.heading, &self.params));
+        let defined = if q.definition_intent {
+            self.defined.matches(&all, &q.regulations)
+        } else {
+            Vec::new()
+        };
+        let mut headings = self.headings.matches(&terms.heading, &self.params);
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
+        keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
+        let mut matches = defined;
+        matches.extend(headings);
         let lift = |term: &str, laws: &[&str]| {
             self.law_lift
                 .lift(&self.index.inverted, &self.index.chunks, term, laws)
         };
-        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
-        let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
-        keep_definition_answers(
-            &mut matches,
-            defined_matches,
-            &regulation_of,
-            &is_definitions,
-        );
         let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental
@@ -612,13 +580,13 @@ impl Engine {
             );
             // the question's terms, then its synonyms at synonymBm25Weight
             let w = self.params.synonym_bm25_weight as f32;
-            let mut weighted: Vec<(String, f32)> = analysis
+            let mut weighted: Vec<(&str, f32)> = analysis
                 .query_terms
                 .iter()
-                .map(|t| (t.clone(), 1.0))
+                .map(|t| (t.as_str(), 1.0))
                 .collect();
             if w > 0.0 {
-                weighted.extend(analysis.synonym_terms.iter().map(|t| (t.clone(), w)));
+                weighted.extend(analysis.synonym_terms.iter().map(|t| (t.as_str(), w)));
             }
             for hits in self.index.inverted.bm25_weighted_each(&weighted, &picks) {
                 for h in hits {

@@ -507,14 +507,14 @@ impl InvertedIndex {
     /// BM25 over `terms` scored once, then the top `k` of each
     /// `(k, filter)` pick (several candidate pools from one pass).
     pub fn bm25_terms_each(&self, terms: &[String], picks: &[Pick<'_>]) -> Vec<Vec<Hit>> {
-        let weighted: Vec<(String, f32)> = terms.iter().map(|t| (t.clone(), 1.0)).collect();
+        let weighted: Vec<(&str, f32)> = terms.iter().map(|t| (t.as_str(), 1.0)).collect();
         self.bm25_weighted_each(&weighted, picks)
     }
 
     /// [`InvertedIndex::bm25_terms_each`] with a weight per term: a term's
     /// BM25 contribution is multiplied by it (expansion terms count less
     /// than the question's own).
-    pub fn bm25_weighted_each(&self, terms: &[(String, f32)], picks: &[Pick<'_>]) -> Vec<Vec<Hit>> {
+    pub fn bm25_weighted_each(&self, terms: &[(&str, f32)], picks: &[Pick<'_>]) -> Vec<Vec<Hit>> {
         if picks.iter().all(|(k, _)| *k == 0) {
             return picks.iter().map(|_| Vec::new()).collect();
         }
@@ -522,7 +522,7 @@ impl InvertedIndex {
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
             s.reset(self.n_docs as usize);
-            for (t, tw) in terms {
+            for &(t, tw) in terms {
                 let Some(&tid) = self.term_ids.get(t) else {
                     continue;
                 };

@@ -465,10 +465,7 @@ fn bm25_matches_hand_computed_scores() {
     assert!(ix.bm25("kiwi", 10, None).is_empty());
     // a term's weight scales its contribution: an expansion term at 0.5
     // adds half of what it adds as a question's own term
-    let w = ix.bm25_weighted_each(
-        &[("apple".into(), 1.0), ("cherry".into(), 0.5)],
-        &[(10, None)],
-    );
+    let w = ix.bm25_weighted_each(&[("apple", 1.0), ("cherry", 0.5)], &[(10, None)]);
     let own = ix.bm25_terms_each(&["apple".into(), "cherry".into()], &[(10, None)]);
     let cherry = ix.bm25("cherry", 10, None);
     let of = |hits: &[paragraf_index::Hit], d: u32| hits.iter().find(|h| h.doc == d).unwrap().score;

@@ -578,34 +578,40 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
     out
 }
 
-/// Heading matches a definition question keeps. `matches` starts with its
-/// defined-term matches (`defined` of them, from the definitions norms),
-/// then the heading matches. A heading of another norm of the defining law
-/// whose matched words are all words of the defined term only names the
-/// term — duties about it, not its meaning („Critical products with digital
-/// elements“ for ‘product with digital elements’): it is dropped. A heading
-/// that matched other words of the question stays (Art. 44 DSGVO
-/// „Datenübermittlung“ when „personenbezogene Daten“ is also a defined
-/// term), and so does every heading of a law that defines none of the
-/// question's terms („was bedeutet Datenschutz durch Technikgestaltung“ →
-/// Art. 25 DSGVO).
+/// Heading matches a definition question keeps, given its defined-term
+/// matches (`defined`, from the definitions norms). A heading of another
+/// norm of the defining law whose matched words are all words of the
+/// defined term only names the term — duties about it, not its meaning
+/// („Critical products with digital elements“ for ‘product with digital
+/// elements’): it is dropped. A heading that matched other words of the
+/// question stays (Art. 44 DSGVO „Datenübermittlung“ when „personenbezogene
+/// Daten“ is also a defined term), and so does every heading of a law that
+/// defines none of the question's terms („was bedeutet Datenschutz durch
+/// Technikgestaltung“ → Art. 25 DSGVO).
 pub fn keep_definition_answers(
-    matches: &mut Vec<HeadingMatch>,
-    defined: usize,
+    defined: &[HeadingMatch],
+    headings: &mut Vec<HeadingMatch>,
     regulation_of: &dyn Fn(&NormRef) -> Option<String>,
     is_definitions_norm: &dyn Fn(&NormRef) -> bool,
 ) {
-    let defining: Vec<(String, BTreeSet<String>)> = matches[..defined.min(matches.len())]
+    let defining: Vec<(String, BTreeSet<&str>)> = defined
         .iter()
-        .filter_map(|m| Some((regulation_of(&m.norm)?, m.terms.iter().cloned().collect())))
+        .filter_map(|m| {
+            Some((
+                regulation_of(&m.norm)?,
+                m.terms.iter().map(String::as_str).collect(),
+            ))
+        })
         .collect();
     if defining.is_empty() {
         return;
     }
-    matches.retain(|m| {
+    headings.retain(|m| {
         is_definitions_norm(&m.norm)
             || !defining.iter().any(|(r, terms)| {
-                m.norm.is_of(r) && !m.terms.is_empty() && m.terms.iter().all(|t| terms.contains(t))
+                m.norm.is_of(r)
+                    && !m.terms.is_empty()
+                    && m.terms.iter().all(|t| terms.contains(t.as_str()))
             })
     });
 }
@@ -946,6 +952,14 @@ mod tests {
         ms.iter().map(|m| m.norm.as_str()).collect()
     }
 
+    /// `keep_definition_answers` on matches whose first `defined` are the
+    /// defined-term matches; the defined ones first again.
+    fn keep_defs(m: &mut Vec<HeadingMatch>, defined: usize, defs: &dyn Fn(&NormRef) -> bool) {
+        let mut headings = m.split_off(defined);
+        keep_definition_answers(m, &mut headings, &reg_of, defs);
+        m.extend(headings);
+    }
+
     #[test]
     fn a_defined_term_drops_headings_of_its_law_only() {
         let defs =
@@ -958,7 +972,7 @@ mod tests {
             hmt("Art. 14 CRA", &["manufactur", "report"]),
             hmt("§ 4 ProdHaftG", &["manufactur"]),
         ];
-        keep_definition_answers(&mut m, 1, &reg_of, &defs);
+        keep_defs(&mut m, 1, &defs);
         // a heading that matched other words too stays, as does another law's
         assert_eq!(norms(&m), ["Art. 3 CRA", "Art. 14 CRA", "§ 4 ProdHaftG"]);
         // a defined term of another law leaves this law's headings alone
@@ -966,11 +980,11 @@ mod tests {
             hmt("Art. 2 Data", &["data"]),
             hmt("Art. 25 DSGVO", &["data"]),
         ];
-        keep_definition_answers(&mut m, 1, &reg_of, &defs);
+        keep_defs(&mut m, 1, &defs);
         assert_eq!(norms(&m), ["Art. 2 Data", "Art. 25 DSGVO"]);
         // no defined term matched: every heading stays
         let mut m = vec![hm("Art. 25 DSGVO"), hm("Art. 4 DSGVO")];
-        keep_definition_answers(&mut m, 0, &reg_of, &defs);
+        keep_defs(&mut m, 0, &defs);
         assert_eq!(m.len(), 2);
     }
 
