@@ -3,7 +3,8 @@
 //! Pipeline per word: lower-case → stop-word check → Snowball stemmer of the
 //! text's language → umlaut/ß folding (`ä→a ö→o ü→u ß→ss`, the same folding
 //! the Snowball German stemmer applies in its postlude, so stemmed and
-//! unstemmed forms agree) → for German, dictionary-driven decompounding.
+//! unstemmed forms agree) → for German, the derivation fold
+//! ([`fold_derivation`]) → for German, dictionary-driven decompounding.
 //!
 //! Special tokens: `§ 38`, `§§ 38`, `§38a` → `§38` / `§38a`; `Art. 37`,
 //! `Artikel 37`, `Article 37` → `art37`. They are neither stemmed nor
@@ -76,6 +77,12 @@ pub struct AnalyzerConfig {
     /// built before this option (their manifest lacks it).
     #[serde(default)]
     pub zu_infix: bool,
+    /// German: fold the stems of `-ieren` verbs and their `-isch`
+    /// adjectives together ([`fold_derivation`]: „automatisiert“,
+    /// „Automatisierung“, „automatisch“ → `automat`). Off for indexes built
+    /// before this option (their manifest lacks it).
+    #[serde(default)]
+    pub derivation: bool,
 }
 
 impl Default for AnalyzerConfig {
@@ -90,7 +97,37 @@ impl Default for AnalyzerConfig {
             compound_min_df: 2,
             bm25: Bm25Params::default(),
             zu_infix: true,
+            derivation: true,
         }
+    }
+}
+
+/// Shortest base [`fold_derivation`] leaves after dropping `-isi`: shorter
+/// bases are too often other words („organisiert“ is not „Organ“,
+/// „realisiert“ not „real“).
+const DERIVATION_MIN_BASE: usize = 6;
+
+/// Fold a German Snowball stem over two derivations the stemmer leaves
+/// apart. The participle `-iert` and the noun's `-ier` (of `-ierung`) meet
+/// the infinitive, which Snowball stems to `-i` („registriert“,
+/// „Registrierung“, „registrieren“ → `registri`; the part before `-ier`
+/// keeps at least four characters, so „Tier“, „Papier“ stay). A `-isi`
+/// verb then meets its `-isch` adjective, whose suffix Snowball drops
+/// („automatisiert“, „Automatisierung“, „automatisch“ → `automat`;
+/// „anonymisiert“, „anonym“ → `anonym`) when the base keeps at least
+/// [`DERIVATION_MIN_BASE`] characters. Returns a prefix of `stem`.
+pub fn fold_derivation(stem: &str) -> &str {
+    let chars = |s: &str| s.chars().count();
+    let s = match stem
+        .strip_suffix("iert")
+        .or_else(|| stem.strip_suffix("ier"))
+    {
+        Some(b) if chars(b) >= 4 => &stem[..b.len() + 1],
+        _ => stem,
+    };
+    match s.strip_suffix("isi") {
+        Some(base) if chars(base) >= DERIVATION_MIN_BASE => base,
+        _ => s,
     }
 }
 
@@ -340,7 +377,14 @@ impl Analyzer {
             Lang::De => &self.stem_de,
             Lang::En => &self.stem_en,
         };
-        fold(&st.stem(word))
+        let s = fold(&st.stem(word));
+        if self.cfg.derivation && lang == Lang::De {
+            let d = fold_derivation(&s);
+            if d.len() < s.len() {
+                return d.to_string();
+            }
+        }
+        s
     }
 
     /// Split a folded word into lexicon parts (longest head first); `None`
@@ -484,6 +528,44 @@ mod tests {
         )
         .unwrap();
         assert!(!old.zu_infix);
+    }
+
+    #[test]
+    fn derivations_of_one_verb_meet() {
+        let on = Analyzer::new(&AnalyzerConfig::default());
+        let t = |a: &Analyzer, w: &str| a.analyze_lang(w, Lang::De)[0].clone();
+        for group in [
+            &[
+                "automatisiert",
+                "automatisierten",
+                "Automatisierung",
+                "automatisch",
+            ][..],
+            &["anonymisiert", "Anonymisierung", "anonym"],
+            &["zertifiziert", "zertifizieren", "Zertifizierung"],
+            &["informiert", "informieren"],
+        ] {
+            for w in group {
+                assert_eq!(t(&on, w), t(&on, group[0]), "{w} vs {}", group[0]);
+            }
+        }
+        // a short base stays apart from the word it would look like
+        assert_ne!(t(&on, "organisiert"), t(&on, "Organ"));
+        assert_ne!(t(&on, "realisiert"), t(&on, "real"));
+        // English is left to its stemmer; old indexes keep their analysis
+        assert_eq!(on.analyze_lang("automated", Lang::En), vec!["autom"]);
+        let off = Analyzer::new(&AnalyzerConfig {
+            derivation: false,
+            ..AnalyzerConfig::default()
+        });
+        assert_ne!(t(&off, "automatisiert"), t(&off, "automatisch"));
+        let old: AnalyzerConfig = serde_json::from_str(
+            &serde_json::to_string(&AnalyzerConfig::default())
+                .unwrap()
+                .replace(",\"derivation\":true", ""),
+        )
+        .unwrap();
+        assert!(!old.derivation);
     }
 
     #[test]

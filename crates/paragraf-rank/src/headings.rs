@@ -616,6 +616,37 @@ pub fn keep_definition_answers(
     });
 }
 
+/// Hand-topic norms a definition question keeps, given its defined-term
+/// matches (`defined`): a topic norm of a law that defines a term of the
+/// question, other than its definitions norm, governs the term rather than
+/// saying what it means („what does the GDPR mean by profiling“: Art. 4
+/// answers, Art. 22 of the profiling topic does not). It is taken out of
+/// `topic_norms` — it keeps its retrieval score, not the topic's gain —
+/// and returned. Topic norms of other laws stay.
+pub fn keep_definition_topics(
+    defined: &[HeadingMatch],
+    topic_norms: &mut Vec<NormRef>,
+    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
+    is_definitions_norm: &dyn Fn(&NormRef) -> bool,
+) -> Vec<NormRef> {
+    let defining: BTreeSet<String> = defined
+        .iter()
+        .filter_map(|m| regulation_of(&m.norm))
+        .collect();
+    let mut dropped = Vec::new();
+    if defining.is_empty() {
+        return dropped;
+    }
+    topic_norms.retain(|n| {
+        let keep = is_definitions_norm(n) || !defining.iter().any(|r| n.is_of(r));
+        if !keep {
+            dropped.push(n.clone());
+        }
+        keep
+    });
+    dropped
+}
+
 /// Heading matches of a question that names its laws (by name or
 /// abbreviation, `named`): headings of those laws and of laws of their
 /// regime (an EU act and its national implementation, seed 06) stay; a
@@ -986,6 +1017,36 @@ mod tests {
         let mut m = vec![hm("Art. 25 DSGVO"), hm("Art. 4 DSGVO")];
         keep_defs(&mut m, 0, &defs);
         assert_eq!(m.len(), 2);
+    }
+
+    #[test]
+    fn a_defined_term_sets_aside_the_topic_norms_of_its_law() {
+        let defs = |n: &NormRef| ["Art. 4 DSGVO", "Art. 3 KI-VO"].contains(&n.as_str());
+        let refs = |v: &[&str]| v.iter().map(|n| NormRef(n.to_string())).collect::<Vec<_>>();
+        // „was heißt Profiling laut DSGVO“: the profiling topic's Art. 22
+        // governs the term, Art. 4 defines it; § 37 BDSG is another law's
+        let mut topics = refs(&["Art. 22 DSGVO", "§ 37 BDSG", "Art. 4 DSGVO"]);
+        let out = keep_definition_topics(
+            &[hmt("Art. 4 DSGVO", &["profiling"])],
+            &mut topics,
+            &reg_of,
+            &defs,
+        );
+        assert_eq!(topics, refs(&["§ 37 BDSG", "Art. 4 DSGVO"]));
+        assert_eq!(out, refs(&["Art. 22 DSGVO"]));
+        // "who counts as a deployer under the AI Act": Art. 26 steps back
+        let mut topics = refs(&["Art. 26 KI-VO", "Art. 50 KI-VO"]);
+        keep_definition_topics(
+            &[hmt("Art. 3 KI-VO", &["deploy"])],
+            &mut topics,
+            &reg_of,
+            &defs,
+        );
+        assert!(topics.is_empty());
+        // no defined term matched: every topic norm stays
+        let mut topics = refs(&["Art. 22 DSGVO"]);
+        assert!(keep_definition_topics(&[], &mut topics, &reg_of, &defs).is_empty());
+        assert_eq!(topics.len(), 1);
     }
 
     #[test]

@@ -238,6 +238,17 @@ impl QueryAnalysis {
         self.synonym_terms = synonyms;
     }
 
+    /// Take topic norms out of `topic_norms` (no `topicGain`), saying why in
+    /// the signals (e.g. [`crate::headings::keep_definition_topics`]).
+    pub fn set_aside_topic_norms(&mut self, norms: &[NormRef], why: &str) {
+        if norms.is_empty() {
+            return;
+        }
+        self.topic_norms.retain(|n| !norms.contains(n));
+        let list: Vec<&str> = norms.iter().map(NormRef::as_str).collect();
+        self.push("topic_set_aside", why, list.join(", "));
+    }
+
     fn push(&mut self, feature: &str, signal: &str, detail: impl Into<String>) {
         self.signals.push(Signal {
             feature: feature.to_string(),
@@ -590,6 +601,25 @@ pub fn analyze_query_with(
         let list: Vec<&str> = t.norms.iter().map(NormRef::as_str).collect();
         q.push("topic", &sig, format!("{} → {}", t.id, list.join(", ")));
     }
+    // a fired topic names the field the question is about: the domains of
+    // its canonical norms join the question's (a bank's automated credit
+    // refusal is a data-protection question too, so Art. 22 DSGVO is not
+    // off-domain beside the GwG)
+    for id in q.topics.clone() {
+        let Some(t) = lex.topics.iter().find(|t| t.id == id) else {
+            continue;
+        };
+        for n in &t.norms {
+            for d in lex
+                .regulation_of_norm(n)
+                .map_or(&[][..], |r| &r.domains[..])
+            {
+                if push_unique(&mut q.domains, *d) {
+                    q.push("domain", &format!("topic:{id}"), d.as_str());
+                }
+            }
+        }
+    }
 
     // definition intent → definitions norms of the named regulations (else of the domains)
     if let Some((p, words)) = first_match(&lex.definition_intent, &toks) {
@@ -848,6 +878,46 @@ mod tests {
             .any(|s| s.feature == "explicit_ref" && s.detail == "Art. 14 CRA"));
         assert!(q.regulations.contains(&"CRA".to_string()));
         assert!(q.domains.contains(&Domain::Cyber));
+    }
+
+    #[test]
+    fn a_fired_topic_brings_the_domain_of_its_norms() {
+        let lex = Lexicon::builtin();
+        // a bank question (finance) about an automated decision: the topic's
+        // Art. 22 DSGVO makes it a data-protection question as well
+        for q in [
+            "Wird bei meiner Bank automatisch entschieden, ob ich ein Konto bekomme?",
+            "Lehnt die Bank Kreditanträge ohne menschliche Prüfung ab?",
+        ] {
+            let a = analyze_query(q, &[], lex);
+            assert!(
+                a.topics.iter().any(|t| t == "automated_decisions"),
+                "{q}: {:?}",
+                a.signals
+            );
+            assert!(a.domains.contains(&Domain::Finance), "{q}: {:?}", a.signals);
+            assert!(
+                a.domains.contains(&Domain::DataProtection),
+                "{q}: {:?}",
+                a.signals
+            );
+            assert!(a
+                .signals
+                .iter()
+                .any(|s| s.feature == "domain" && s.signal == "topic:automated_decisions"));
+        }
+        // hand topics off: no topic, no domain from one
+        let a = analyze_query_with(
+            "Lehnt die Bank Kreditanträge ohne menschliche Prüfung ab?",
+            &[],
+            lex,
+            false,
+        );
+        assert!(
+            !a.domains.contains(&Domain::DataProtection),
+            "{:?}",
+            a.signals
+        );
     }
 
     #[test]

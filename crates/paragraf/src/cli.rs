@@ -258,6 +258,10 @@ pub struct SearchFlags {
     /// Filter by language (de, en).
     #[arg(long, value_delimiter = ',')]
     pub lang: Vec<String>,
+    /// Leave the lexicon's hand topics out (headings, defined terms and
+    /// retrieval only; eval's `full-no-topics` stage).
+    #[arg(long)]
+    pub no_hand_topics: bool,
 }
 
 impl SearchFlags {
@@ -272,6 +276,7 @@ impl SearchFlags {
             stage: "full".into(),
             regulation: vec![],
             lang: vec![],
+            no_hand_topics: false,
         }
     }
 }
@@ -285,7 +290,8 @@ pub struct SearchArgs {
     /// Print the response as JSON (the HTTP API's shape).
     #[arg(long)]
     pub json: bool,
-    /// Print each result's score breakdown.
+    /// Print the question analysis (signals, searched terms) and each
+    /// result's score breakdown (with --json: an `analysis` field).
     #[arg(long)]
     pub explain: bool,
 }

@@ -126,6 +126,59 @@ pub fn assessment_block(a: &Assessment) -> String {
     s
 }
 
+/// What the question analysis found, for `search --explain`: language and
+/// intents, the signals that fired (topics, headings, defined terms, laws),
+/// and the terms lexical retrieval searched — own, translated, synonyms.
+pub fn analysis_text(q: &paragraf_engine::QueryAnalysis) -> String {
+    let mut s = String::from("Frageanalyse\n");
+    let mut intents = Vec::new();
+    for (on, name) in [
+        (q.definition_intent, "Begriff"),
+        (q.control_intent, "Maßnahmen"),
+        (q.guidance_intent, "Auslegung"),
+        (q.historical, "historisch"),
+        (q.law_enforcement, "Strafverfolgung"),
+    ] {
+        if on {
+            intents.push(name);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  Sprache {} · Absicht {}",
+        q.lang,
+        if intents.is_empty() {
+            "–".to_string()
+        } else {
+            intents.join(", ")
+        }
+    );
+    for sig in &q.signals {
+        let _ = writeln!(s, "  {:<18} {} ({})", sig.feature, sig.detail, sig.signal);
+    }
+    for m in &q.heading_matches {
+        let _ = writeln!(
+            s,
+            "  {:<18} {}: {} [{}] Abdeckung {:.2}",
+            "heading",
+            m.norm,
+            m.heading,
+            m.terms.join(" "),
+            m.coverage
+        );
+    }
+    for (label, terms) in [
+        ("Suchterme", &q.query_terms),
+        ("übersetzt", &q.translated_terms),
+        ("Synonyme", &q.synonym_terms),
+    ] {
+        if !terms.is_empty() {
+            let _ = writeln!(s, "  {:<18} {}", label, terms.join(" "));
+        }
+    }
+    s
+}
+
 /// Results, optional breakdowns, the assessment and timings.
 pub fn response_text(r: &SearchResponse, explain: bool) -> String {
     let mut s = results_table(&r.results);

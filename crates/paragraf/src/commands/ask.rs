@@ -11,9 +11,17 @@ pub fn search(g: &Global, a: SearchArgs) -> Result<()> {
     let opts = search_options(&a.flags)?;
     let engine = open_engine(g, &a.flags, None, false)?;
     let out = engine.search(&a.question, &opts)?;
-    if a.json {
+    if a.json && a.explain {
+        // the API's shape plus the question analysis
+        let mut v = serde_json::to_value(&out.response)?;
+        v["analysis"] = serde_json::to_value(&out.analysis)?;
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else if a.json {
         println!("{}", serde_json::to_string_pretty(&out.response)?);
     } else {
+        if a.explain {
+            println!("{}", crate::output::analysis_text(&out.analysis));
+        }
         print!("{}", response_text(&out.response, a.explain));
     }
     Ok(())

@@ -112,6 +112,7 @@ pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
         top_k: f.top_k,
         stage: parse_stage(&f.stage)?,
         filter,
+        hand_topics: !f.no_hand_topics,
         ..SearchOptions::default()
     })
 }
