@@ -316,6 +316,10 @@ pub struct TermPair {
 pub const TERMS_MIN_BOTH: u32 = 4;
 /// Lowest Dice coefficient of a kept pair.
 pub const TERMS_MIN_DICE: f64 = 0.4;
+/// Shortest German part that shares its compound's translation (shorter
+/// stems are too often pieces of unrelated words: „auss“, „halb“ of
+/// „außerhalb“).
+pub const TERMS_MIN_PART: usize = 5;
 
 /// Derive the German ↔ English term table from the parallel texts in the
 /// index: every norm present in both languages (same `NormRef`), aligned by
@@ -323,8 +327,12 @@ pub const TERMS_MIN_DICE: f64 = 0.4;
 /// paragraphs, else as a whole; headings are units of their own. A pair is
 /// kept when each term is the other's best partner by Dice (ties: more
 /// shared units, then the term), with at least [`TERMS_MIN_BOTH`] shared
-/// units and Dice ≥ [`TERMS_MIN_DICE`]. Numbers and § / Art. tokens are left
-/// out. Deterministic: the output is sorted.
+/// units and Dice ≥ [`TERMS_MIN_DICE`]. A German compound and its part
+/// share a translation: where the English term's best partner is a
+/// compound holding the German term, or a part of it („Produkthersteller“ ↔
+/// „Hersteller“ for ‘manufacturer’; the part at least [`TERMS_MIN_PART`]
+/// characters), the German term's own best partner is kept as well. Numbers and § / Art. tokens are left out. Deterministic:
+/// the output is sorted.
 pub fn derive_bilingual_terms(chunks: &[Chunk], analyzer: &Analyzer) -> Vec<TermPair> {
     // norm → lang → (title, text in chunk order)
     let mut by_norm: BTreeMap<NormRef, [Option<(String, String)>; 2]> = BTreeMap::new();
@@ -433,7 +441,16 @@ pub fn derive_bilingual_terms(chunks: &[Chunk], analyzer: &Analyzer) -> Vec<Term
     }
     let mut out: Vec<TermPair> = best_de
         .iter()
-        .filter(|(d, (x, _, e))| *x >= TERMS_MIN_DICE && best_en.get(e).is_some_and(|b| b.2 == **d))
+        .filter(|(d, (x, _, e))| {
+            *x >= TERMS_MIN_DICE
+                && best_en.get(e).is_some_and(|b| {
+                    let (mine, theirs) = (&names[**d as usize], &names[b.2 as usize]);
+                    let part_of = |part: &str, whole: &str| {
+                        part.chars().count() >= TERMS_MIN_PART && whole.contains(part)
+                    };
+                    b.2 == **d || part_of(mine, theirs) || part_of(theirs, mine)
+                })
+        })
         .map(|(&d, &(x, c, e))| TermPair {
             de: names[d as usize].clone(),
             en: names[e as usize].clone(),

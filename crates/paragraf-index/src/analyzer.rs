@@ -83,6 +83,12 @@ pub struct AnalyzerConfig {
     /// before this option (their manifest lacks it).
     #[serde(default)]
     pub derivation: bool,
+    /// German decompounding: a compound's last part may be any inflection or
+    /// derivation of a lexicon word — its stem is a lexicon word's stem
+    /// („vollautomatisch“ → „voll“ + `automat`, with „automatisierte“ in the
+    /// corpus). Off for indexes built before this option.
+    #[serde(default)]
+    pub stem_tails: bool,
 }
 
 impl Default for AnalyzerConfig {
@@ -98,6 +104,7 @@ impl Default for AnalyzerConfig {
             bm25: Bm25Params::default(),
             zu_infix: true,
             derivation: true,
+            stem_tails: true,
         }
     }
 }
@@ -243,6 +250,8 @@ pub struct Analyzer {
     stop_de: Arc<HashSet<String>>,
     stop_en: Arc<HashSet<String>>,
     lexicon: Arc<HashSet<String>>,
+    /// German stems of the lexicon's words (`stem_tails`; empty when off).
+    lexicon_stems: Arc<HashSet<String>>,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -269,14 +278,28 @@ impl Analyzer {
     {
         let mut lexicon = word_list(COMPOUND_PARTS_DE);
         lexicon.extend(words.into_iter().map(Into::into));
-        Analyzer {
+        let mut a = Analyzer {
             cfg: cfg.clone(),
             stem_de: Arc::new(Stemmer::create(Algorithm::German)),
             stem_en: Arc::new(Stemmer::create(Algorithm::English)),
             stop_de: Arc::new(word_list(STOP_DE)),
             stop_en: Arc::new(word_list(STOP_EN)),
             lexicon: Arc::new(lexicon),
+            lexicon_stems: Arc::new(HashSet::new()),
+        };
+        if cfg.stem_tails && cfg.decompound && cfg.stem {
+            let stems: HashSet<String> = a.lexicon.iter().map(|w| a.stem(w, Lang::De)).collect();
+            a.lexicon_stems = Arc::new(stems);
         }
+        a
+    }
+
+    /// Whether `tail` may end a compound: a lexicon word, or (`stem_tails`)
+    /// a form of one.
+    fn known_tail(&self, tail: &str) -> bool {
+        self.lexicon.contains(tail)
+            || (!self.lexicon_stems.is_empty()
+                && self.lexicon_stems.contains(&self.stem(tail, Lang::De)))
     }
 
     /// The configuration.
@@ -409,7 +432,7 @@ impl Analyzer {
                 if tail.chars().count() < min {
                     continue;
                 }
-                if self.lexicon.contains(tail) {
+                if self.known_tail(tail) {
                     return Some(vec![head.to_string(), tail.to_string()]);
                 }
                 if depth > 1 {
@@ -528,6 +551,29 @@ mod tests {
         )
         .unwrap();
         assert!(!old.zu_infix);
+    }
+
+    #[test]
+    fn a_compound_may_end_in_a_form_of_a_known_word() {
+        let lex = ["automatisierte", "entscheidung", "voll", "teil", "einzel"];
+        let on = Analyzer::with_lexicon(&AnalyzerConfig::default(), lex);
+        let stem = |w: &str| on.analyze_lang(w, Lang::De)[0].clone();
+        for w in ["vollautomatisch", "teilautomatisiert"] {
+            let terms = on.analyze_lang(w, Lang::De);
+            assert!(terms.contains(&stem("automatisierte")), "{w}: {terms:?}");
+        }
+        // „Einzelentscheidungen“: the tail's plural meets the lexicon's singular
+        let terms = on.analyze_lang("Einzelentscheidungen", Lang::De);
+        assert!(terms.contains(&stem("entscheidung")), "{terms:?}");
+        // old indexes keep their analysis
+        let off = Analyzer::with_lexicon(
+            &AnalyzerConfig {
+                stem_tails: false,
+                ..AnalyzerConfig::default()
+            },
+            lex,
+        );
+        assert_eq!(off.analyze_lang("vollautomatisch", Lang::De).len(), 1);
     }
 
     #[test]

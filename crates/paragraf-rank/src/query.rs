@@ -881,6 +881,24 @@ mod tests {
     }
 
     #[test]
+    fn the_gdprs_terms_for_processing_name_the_domain() {
+        let lex = Lexicon::builtin();
+        // „Verarbeitungsvorgang“, „Verarbeitungstätigkeit“ (Art. 4 Nr. 2,
+        // Art. 30 DSGVO) are data-protection words without „Daten“ beside them
+        for q in [
+            "Wie halten wir unsere Verarbeitungsvorgänge schriftlich fest?",
+            "Which processing operations does a small firm have to write down?",
+        ] {
+            let a = analyze_query(q, &[], lex);
+            assert!(
+                a.domains.contains(&Domain::DataProtection),
+                "{q}: {:?}",
+                a.signals
+            );
+        }
+    }
+
+    #[test]
     fn a_fired_topic_brings_the_domain_of_its_norms() {
         let lex = Lexicon::builtin();
         // a bank question (finance) about an automated decision: the topic's
