@@ -68,6 +68,7 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
             let title = c.title.trim();
             Heading {
                 norm: c.norm_ref(),
+                lang: c.lang,
                 text: title.to_string(),
                 words: analysed[distinct[&(c.lang, title)]].clone(),
             }
@@ -548,7 +549,11 @@ pub fn question_terms(
         own,
         translated,
         synonyms,
-        heading: QueryTerms { full, parts },
+        heading: QueryTerms {
+            full,
+            parts,
+            lang: Some(lang),
+        },
     }
 }
 

@@ -33,7 +33,7 @@
 //! only those within `headingRelativeMin × best`.
 
 use crate::params::RankParams;
-use paragraf_types::NormRef;
+use paragraf_types::{Lang, NormRef};
 
 /// Share of a heading word's idf earned when the question holds it only as a
 /// part of a compound, or holds only parts of it.
@@ -45,6 +45,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Heading {
     pub norm: NormRef,
+    /// The language the heading is written in.
+    pub lang: Lang,
     /// The heading as the law writes it (for the explanation).
     pub text: String,
     /// Analysed words of the heading: per word its full term first, then
@@ -58,6 +60,11 @@ pub struct Heading {
 pub struct QueryTerms {
     pub full: Vec<String>,
     pub parts: Vec<String>,
+    /// The question's language. When given, a norm with a heading in this
+    /// language is matched by that heading only: its heading in the other
+    /// language (reached by translated terms) does not speak for it. Norms
+    /// written only in the other language are matched as before.
+    pub lang: Option<Lang>,
 }
 
 /// A strong heading match (see the module docs).
@@ -79,6 +86,8 @@ pub struct HeadingMatch {
 #[derive(Debug, Clone, Default)]
 pub struct HeadingTable {
     headings: Vec<Heading>,
+    /// Norms with a heading in each language (`QueryTerms::lang`).
+    in_lang: HashSet<(NormRef, Lang)>,
     idf: HashMap<String, f64>,
     postings: HashMap<String, Vec<u32>>,
 }
@@ -139,8 +148,10 @@ impl HeadingTable {
                 (t.clone(), (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
             })
             .collect();
+        let in_lang = headings.iter().map(|h| (h.norm.clone(), h.lang)).collect();
         HeadingTable {
             headings,
+            in_lang,
             idf,
             postings,
         }
@@ -189,6 +200,11 @@ impl HeadingTable {
         let mut found: Vec<HeadingMatch> = Vec::new();
         for i in touched {
             let h = &self.headings[i as usize];
+            if let Some(l) = query.lang {
+                if h.lang != l && self.in_lang.contains(&(h.norm.clone(), l)) {
+                    continue;
+                }
+            }
             let mut total = 0.0;
             let mut matched = 0.0;
             let mut matched_terms: Vec<String> = Vec::new();
@@ -770,6 +786,7 @@ mod tests {
         let q = QueryTerms {
             full: vec!["seilbahnunfall".into()],
             parts: vec!["seilbahn".into(), "unfall".into()],
+            lang: None,
         };
         assert_eq!(laws().matches(&q, &lift, &p)[0].regulation, "SeilbG");
         // lawTitleMaxLaws = 0 switches the signal off
@@ -784,6 +801,7 @@ mod tests {
     fn h(norm: &str, text: &str, terms: &[&str]) -> Heading {
         Heading {
             norm: NormRef(norm.into()),
+            lang: Lang::De,
             text: text.into(),
             words: terms.iter().map(|s| vec![s.to_string()]).collect(),
         }
@@ -792,7 +810,7 @@ mod tests {
     fn qt(full: &[&str]) -> QueryTerms {
         QueryTerms {
             full: full.iter().map(|s| s.to_string()).collect(),
-            parts: Vec::new(),
+            ..QueryTerms::default()
         }
     }
 
@@ -893,6 +911,45 @@ mod tests {
     }
 
     #[test]
+    fn a_norm_written_in_the_questions_language_is_judged_by_that_heading() {
+        let p = RankParams {
+            heading_min_coverage: 0.6,
+            heading_min_weight: 0.1,
+            ..RankParams::default()
+        };
+        let en = |norm: &str, text: &str, terms: &[&str]| Heading {
+            lang: Lang::En,
+            ..h(norm, text, terms)
+        };
+        let t = HeadingTable::new(vec![
+            h(
+                "Art. 18 DSGVO",
+                "Recht auf Einschränkung",
+                &["recht", "einschrank"],
+            ),
+            en(
+                "Art. 18 DSGVO",
+                "Right to restriction",
+                &["right", "restrict"],
+            ),
+            en("Art. 14 CRA", "Reporting obligations", &["report", "oblig"]),
+        ]);
+        // a German question whose translations cover the English heading of
+        // a norm that also has a German one: the German heading decides
+        let q = |full: &[&str], lang| QueryTerms { lang, ..qt(full) };
+        let de = q(
+            &["recht", "right", "restrict", "report", "oblig"],
+            Some(Lang::De),
+        );
+        assert_eq!(norms(&t.matches(&de, &p)), ["Art. 14 CRA"]);
+        // the same terms in an English question: the English heading
+        let en_q = q(&["right", "restrict"], Some(Lang::En));
+        assert_eq!(norms(&t.matches(&en_q, &p)), ["Art. 18 DSGVO"]);
+        // no language given: every heading
+        assert_eq!(t.matches(&q(&["right", "restrict"], None), &p).len(), 1);
+    }
+
+    #[test]
     fn a_compound_counts_once_and_a_part_earns_half() {
         let p = RankParams {
             heading_min_coverage: 0.6,
@@ -902,6 +959,7 @@ mod tests {
         let t = HeadingTable::new(vec![
             Heading {
                 norm: NormRef("§ 17 ProdSG".into()),
+                lang: Lang::De,
                 text: "Meldepflichten der notifizierten Stelle".into(),
                 words: vec![
                     vec!["meldepflicht".into(), "meld".into(), "pflicht".into()],
@@ -917,6 +975,7 @@ mod tests {
         let q = QueryTerms {
             full: vec!["meldepflicht".into(), "herstell".into()],
             parts: vec!["stell".into()],
+            lang: None,
         };
         assert!(t
             .matches(&q, &p)
