@@ -126,6 +126,40 @@ fn search_explain_prints_table_and_assessment() {
         s.contains("authorityCoef"),
         "breakdown names the seed constants: {s}"
     );
+    // the question analysis: what fired and what lexical retrieval searched
+    assert!(s.contains("Frageanalyse") && s.contains("Suchterme"), "{s}");
+    assert!(
+        s.lines().any(|l| l.trim_start().starts_with("topic ")),
+        "{s}"
+    );
+}
+
+#[test]
+fn search_without_hand_topics_and_the_analysis_as_json() {
+    let (idx, models) = index_or_skip!();
+    let search = |extra: &[&str]| {
+        let o = run(bin()
+            .arg("--model-dir")
+            .arg(models.clone())
+            .args(["search", DPO, "--json", "--explain", "--top-k", "3"])
+            .args(extra)
+            .arg("--index")
+            .arg(idx.clone()));
+        assert!(o.status.success());
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let on = search(&[]);
+    assert!(
+        !on["analysis"]["topics"].as_array().unwrap().is_empty(),
+        "{on}"
+    );
+    assert!(!on["analysis"]["query_terms"].as_array().unwrap().is_empty());
+    assert!(on["results"].is_array(), "the API's shape stays");
+    let off = search(&["--no-hand-topics"]);
+    assert!(
+        off["analysis"]["topics"].as_array().unwrap().is_empty(),
+        "{off}"
+    );
 }
 
 #[test]

@@ -113,7 +113,6 @@ pub(crate) fn search_options(f: &SearchFlags) -> Result<SearchOptions> {
         stage: parse_stage(&f.stage)?,
         filter,
         hand_topics: !f.no_hand_topics,
-        ..SearchOptions::default()
     })
 }
 
