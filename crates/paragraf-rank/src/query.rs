@@ -587,6 +587,7 @@ pub fn analyze_query_with(
         .flat_map(|(ti, _)| lex.topics[*ti].suppresses.iter().map(String::as_str))
         .collect();
     let mut norm_keys: BTreeSet<String> = BTreeSet::new();
+    let mut topic_domains: Vec<(Domain, &str)> = Vec::new();
     for (ti, sig) in fired {
         let t = &lex.topics[ti];
         if suppressed.contains(t.id.as_str()) {
@@ -600,27 +601,22 @@ pub fn analyze_query_with(
         }
         let list: Vec<&str> = t.norms.iter().map(NormRef::as_str).collect();
         q.push("topic", &sig, format!("{} → {}", t.id, list.join(", ")));
+        topic_domains.extend(
+            t.norms
+                .iter()
+                .filter_map(|n| lex.regulation_of_norm(n))
+                .flat_map(|r| r.domains.iter().map(|d| (*d, t.id.as_str()))),
+        );
     }
     // a fired topic names the field the question is about: the domains of
     // its canonical norms join the question's (a bank's automated credit
     // refusal is a data-protection question too, so Art. 22 DSGVO is not
     // off-domain beside the GwG)
-    for id in q.topics.clone() {
-        let Some(t) = lex.topics.iter().find(|t| t.id == id) else {
-            continue;
-        };
-        for n in &t.norms {
-            for d in lex
-                .regulation_of_norm(n)
-                .map_or(&[][..], |r| &r.domains[..])
-            {
-                if push_unique(&mut q.domains, *d) {
-                    q.push("domain", &format!("topic:{id}"), d.as_str());
-                }
-            }
+    for (d, id) in topic_domains {
+        if push_unique(&mut q.domains, d) {
+            q.push("domain", &format!("topic:{id}"), d.as_str());
         }
     }
-
     // definition intent → definitions norms of the named regulations (else of the domains)
     if let Some((p, words)) = first_match(&lex.definition_intent, &toks) {
         q.definition_intent = true;
