@@ -182,6 +182,9 @@ pub struct Topic {
     pub scope: Option<ScopeWhen>,
     pub norms: Vec<NormRef>,
     pub suppresses: Vec<String>,
+    /// Domains of the regulations of `norms` (filled at load): a fired topic
+    /// brings them to the question.
+    pub domains: Vec<Domain>,
 }
 
 /// Compiled query-analysis lexicon.
@@ -348,6 +351,7 @@ impl Lexicon {
                 },
                 norms: t.norms.iter().map(|n| NormRef(n.clone())).collect(),
                 suppresses: t.suppresses.clone(),
+                domains: Vec::new(),
             });
         }
         for (i, t) in topics.iter().enumerate() {
@@ -360,7 +364,7 @@ impl Lexicon {
                 }
             }
         }
-        Ok(Lexicon {
+        let mut lex = Lexicon {
             lang_de: patterns("language.de", &raw.language.de)?,
             lang_en: patterns("language.en", &raw.language.en)?,
             control_intent: patterns("control_intent.signals", &raw.control_intent.signals)?,
@@ -376,7 +380,29 @@ impl Lexicon {
             regulations,
             scope_rules,
             topics,
-        })
+        };
+        let domains: Vec<Vec<Domain>> = lex
+            .topics
+            .iter()
+            .map(|t| {
+                let mut ds: Vec<Domain> = Vec::new();
+                for d in t
+                    .norms
+                    .iter()
+                    .filter_map(|n| lex.regulation_of_norm(n))
+                    .flat_map(|r| &r.domains)
+                {
+                    if !ds.contains(d) {
+                        ds.push(*d);
+                    }
+                }
+                ds
+            })
+            .collect();
+        for (t, ds) in lex.topics.iter_mut().zip(domains) {
+            t.domains = ds;
+        }
+        Ok(lex)
     }
 
     /// The regulation entry of a canonical name.

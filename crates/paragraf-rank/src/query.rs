@@ -601,12 +601,7 @@ pub fn analyze_query_with(
         }
         let list: Vec<&str> = t.norms.iter().map(NormRef::as_str).collect();
         q.push("topic", &sig, format!("{} → {}", t.id, list.join(", ")));
-        topic_domains.extend(
-            t.norms
-                .iter()
-                .filter_map(|n| lex.regulation_of_norm(n))
-                .flat_map(|r| r.domains.iter().map(|d| (*d, t.id.as_str()))),
-        );
+        topic_domains.extend(t.domains.iter().map(|d| (*d, t.id.as_str())));
     }
     // a fired topic names the field the question is about: the domains of
     // its canonical norms join the question's (a bank's automated credit
@@ -617,6 +612,7 @@ pub fn analyze_query_with(
             q.push("domain", &format!("topic:{id}"), d.as_str());
         }
     }
+
     // definition intent → definitions norms of the named regulations (else of the domains)
     if let Some((p, words)) = first_match(&lex.definition_intent, &toks) {
         q.definition_intent = true;
