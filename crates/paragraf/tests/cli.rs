@@ -140,11 +140,11 @@ fn search_without_hand_topics_and_the_analysis_as_json() {
     let search = |extra: &[&str]| {
         let o = run(bin()
             .arg("--model-dir")
-            .arg(models.clone())
+            .arg(models)
             .args(["search", DPO, "--json", "--explain", "--top-k", "3"])
             .args(extra)
             .arg("--index")
-            .arg(idx.clone()));
+            .arg(idx));
         assert!(o.status.success());
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
     };
