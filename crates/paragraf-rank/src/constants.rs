@@ -173,11 +173,11 @@ pub const HEADING_MIN_COVERAGE: f64 = 0.6;
 /// never fires alone. Pinned by `pin_heading_defaults`.
 pub const HEADING_MIN_WEIGHT: f64 = 7.0;
 /// `headingRelativeMin` = 0.8 — a strong match fires only within 0.8 × the
-/// best match's weight (the question names one subject, not every heading
-/// that shares a word). Pinned by `pin_heading_defaults`.
+/// best match's `weight × coverage` (the question names one subject, not
+/// every heading that shares a word). Pinned by `pin_heading_defaults`.
 pub const HEADING_RELATIVE_MIN: f64 = 0.8;
-/// `headingMaxNorms` = 3 — most norms a heading match names per question.
-/// Pinned by `pin_heading_defaults`.
+/// `headingMaxNorms` = 3 — most norms a heading match names per question,
+/// the best by `weight × coverage`. Pinned by `pin_heading_defaults`.
 pub const HEADING_MAX_NORMS: usize = 3;
 
 // ---------------------------------------------------------------- heading vectors (own, 01 fusion)

@@ -29,8 +29,11 @@
 //! `matched ≥ headingMinWeight` (one rare word or two ordinary ones; a
 //! heading like „Begriffsbestimmungen“ present in every act has a tiny idf
 //! and never fires alone). Of the strong matches the best
-//! `headingMaxNorms` by `matched` (ties: coverage, then norm id) fire, and
-//! only those within `headingRelativeMin × best`.
+//! `headingMaxNorms` by `matched × coverage` (ties: coverage, then norm id)
+//! fire, and only those within `headingRelativeMin × best`: a short heading
+//! the question covers whole („Obligations of distributors“) outranks a
+//! longer one it covers in part („Requirements for products with digital
+//! elements“) though the longer one matched more words.
 
 use crate::params::RankParams;
 use paragraf_types::{Lang, NormRef};
@@ -471,20 +474,21 @@ impl LawTitleTable {
     }
 }
 
-/// Order by weight desc, coverage desc, norm id asc; one match per norm;
-/// keep `headingMaxNorms` within `headingRelativeMin × best`.
+/// Order by `weight × coverage` desc, coverage desc, norm id asc; one match
+/// per norm; keep `headingMaxNorms` within `headingRelativeMin × best`.
 fn best_matches(mut found: Vec<HeadingMatch>, p: &RankParams) -> Vec<HeadingMatch> {
+    let key = |m: &HeadingMatch| m.weight * m.coverage;
     found.sort_by(|a, b| {
-        b.weight
-            .total_cmp(&a.weight)
+        key(b)
+            .total_cmp(&key(a))
             .then(b.coverage.total_cmp(&a.coverage))
             .then(a.norm.0.cmp(&b.norm.0))
             .then(a.heading.cmp(&b.heading))
     });
     let mut seen: BTreeSet<String> = BTreeSet::new();
     found.retain(|m| seen.insert(m.norm.0.clone()));
-    let best = found.first().map_or(0.0, |m| m.weight);
-    found.retain(|m| m.weight >= p.heading_relative_min * best);
+    let best = found.first().map_or(0.0, key);
+    found.retain(|m| key(m) >= p.heading_relative_min * best);
     found.truncate(p.heading_max_norms);
     found
 }
@@ -908,6 +912,50 @@ mod tests {
         let b = t.matches(&qt(&["datenschutzbeauftragt", "benenn"]), &p);
         assert_eq!(a, b);
         assert_eq!(a[0].norm.as_str(), "Art. 37 DSGVO");
+    }
+
+    #[test]
+    fn a_heading_covered_whole_outranks_a_longer_one_covered_in_part() {
+        let p = RankParams {
+            heading_min_coverage: 0.6,
+            heading_min_weight: 0.1,
+            ..RankParams::default()
+        };
+        let t = HeadingTable::new(vec![
+            h(
+                "Art. 20 CRA",
+                "Obligations of distributors",
+                &["oblig", "distributor"],
+            ),
+            h(
+                "Art. 6 CRA",
+                "Requirements for products with digital elements",
+                &["requir", "product", "digit", "element"],
+            ),
+            h(
+                "Art. 8 CRA",
+                "Critical products with digital elements",
+                &["critic", "product", "digit", "element"],
+            ),
+            h(
+                "Art. 13 CRA",
+                "Obligations of manufacturers",
+                &["oblig", "manufactur"],
+            ),
+            h(
+                "Art. 19 CRA",
+                "Obligations of importers",
+                &["oblig", "import"],
+            ),
+        ]);
+        // "what must a distributor of products with digital elements do":
+        // the three-word phrase matches more, the distributors' heading whole
+        let m = t.matches(
+            &qt(&["oblig", "distributor", "product", "digit", "element"]),
+            &p,
+        );
+        assert_eq!(norms(&m), ["Art. 20 CRA", "Art. 6 CRA", "Art. 8 CRA"]);
+        assert!(m[0].weight < m[1].weight && m[0].coverage > m[1].coverage);
     }
 
     #[test]
