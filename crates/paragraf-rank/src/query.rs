@@ -1016,6 +1016,23 @@ mod tests {
         let q = a("Welche Definition von Pseudonymisierung enthält die DSGVO?");
         assert!(q.definition_intent);
         assert!(q.topic_norms.contains(&NormRef("Art. 4 DSGVO".into())));
+        // „was ist ein …“ and its English
+        for (q, norm) in [
+            (
+                "Was ist ein Auftragsverarbeiter laut DSGVO?",
+                "Art. 4 DSGVO",
+            ),
+            ("What is a deployer under the AI Act?", "Art. 3 KI-VO"),
+            ("What is an important entity under NIS2?", "Art. 6 NIS2"),
+        ] {
+            let q = a(q);
+            assert!(q.definition_intent, "{:?}", q.signals);
+            assert!(
+                q.topic_norms.contains(&NormRef(norm.into())),
+                "{:?}",
+                q.topic_norms
+            );
+        }
     }
 
     #[test]
