@@ -28,8 +28,9 @@ use paragraf_corpus::Manifest;
 use paragraf_index::{open_index, read_manifest, LoadedIndex};
 use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
-    analyze_query_with, assess, keep_definition_answers, keep_definition_topics, keep_named_laws,
-    rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable, LawTitleTable, Lexicon,
+    analyze_query_with, assess, definition_topics_set_aside, keep_definition_answers,
+    keep_named_laws, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable, LawTitleTable,
+    Lexicon,
 };
 use paragraf_types::vector::dot;
 use paragraf_types::{
@@ -503,8 +504,8 @@ impl Engine {
         let mut headings = self.headings.matches(&terms.heading, &self.params);
         let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
         let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
-        let mut topics = q.topic_norms.clone();
-        let aside = keep_definition_topics(&defined, &mut topics, &regulation_of, &is_definitions);
+        let aside =
+            definition_topics_set_aside(&defined, &q.topic_norms, &regulation_of, &is_definitions);
         q.set_aside_topic_norms(&aside, "defined_term");
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
         let mut matches = defined;

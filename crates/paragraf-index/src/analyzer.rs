@@ -109,6 +109,10 @@ impl Default for AnalyzerConfig {
     }
 }
 
+/// Shortest part before `-ier`/`-iert` that [`fold_derivation`] folds
+/// („Tier“, „Papier“ stay as they are).
+const DERIVATION_MIN_IER_BASE: usize = 4;
+
 /// Shortest base [`fold_derivation`] leaves after dropping `-isi`: shorter
 /// bases are too often other words („organisiert“ is not „Organ“,
 /// „realisiert“ not „real“).
@@ -118,7 +122,7 @@ const DERIVATION_MIN_BASE: usize = 6;
 /// apart. The participle `-iert` and the noun's `-ier` (of `-ierung`) meet
 /// the infinitive, which Snowball stems to `-i` („registriert“,
 /// „Registrierung“, „registrieren“ → `registri`; the part before `-ier`
-/// keeps at least four characters, so „Tier“, „Papier“ stay). A `-isi`
+/// keeps at least [`DERIVATION_MIN_IER_BASE`] characters). A `-isi`
 /// verb then meets its `-isch` adjective, whose suffix Snowball drops
 /// („automatisiert“, „Automatisierung“, „automatisch“ → `automat`;
 /// „anonymisiert“, „anonym“ → `anonym`) when the base keeps at least
@@ -129,7 +133,7 @@ pub fn fold_derivation(stem: &str) -> &str {
         .strip_suffix("iert")
         .or_else(|| stem.strip_suffix("ier"))
     {
-        Some(b) if chars(b) >= 4 => &stem[..b.len() + 1],
+        Some(b) if chars(b) >= DERIVATION_MIN_IER_BASE => &stem[..b.len() + 1],
         _ => stem,
     };
     match s.strip_suffix("isi") {

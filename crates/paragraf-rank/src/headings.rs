@@ -636,16 +636,17 @@ pub fn keep_definition_answers(
     });
 }
 
-/// Hand-topic norms a definition question keeps, given its defined-term
-/// matches (`defined`): a topic norm of a law that defines a term of the
-/// question, other than its definitions norm, governs the term rather than
-/// saying what it means („what does the GDPR mean by profiling“: Art. 4
-/// answers, Art. 22 of the profiling topic does not). It is taken out of
-/// `topic_norms` — it keeps its retrieval score, not the topic's gain —
-/// and returned. Topic norms of other laws stay.
-pub fn keep_definition_topics(
+/// Hand-topic norms a definition question sets aside, given its
+/// defined-term matches (`defined`): a topic norm of a law that defines a
+/// term of the question, other than its definitions norm, governs the term
+/// rather than saying what it means („what does the GDPR mean by
+/// profiling“: Art. 4 answers, Art. 22 of the profiling topic does not). It
+/// keeps its retrieval score, not the topic's gain
+/// ([`crate::QueryAnalysis::set_aside_topic_norms`]). Topic norms of other
+/// laws stay.
+pub fn definition_topics_set_aside(
     defined: &[HeadingMatch],
-    topic_norms: &mut Vec<NormRef>,
+    topic_norms: &[NormRef],
     regulation_of: &dyn Fn(&NormRef) -> Option<String>,
     is_definitions_norm: &dyn Fn(&NormRef) -> bool,
 ) -> Vec<NormRef> {
@@ -653,18 +654,11 @@ pub fn keep_definition_topics(
         .iter()
         .filter_map(|m| regulation_of(&m.norm))
         .collect();
-    let mut dropped = Vec::new();
-    if defining.is_empty() {
-        return dropped;
-    }
-    topic_norms.retain(|n| {
-        let keep = is_definitions_norm(n) || !defining.iter().any(|r| n.is_of(r));
-        if !keep {
-            dropped.push(n.clone());
-        }
-        keep
-    });
-    dropped
+    topic_norms
+        .iter()
+        .filter(|n| !is_definitions_norm(n) && defining.iter().any(|r| n.is_of(r)))
+        .cloned()
+        .collect()
 }
 
 /// Heading matches of a question that names its laws (by name or
@@ -1132,28 +1126,25 @@ mod tests {
         let refs = |v: &[&str]| v.iter().map(|n| NormRef(n.to_string())).collect::<Vec<_>>();
         // „was heißt Profiling laut DSGVO“: the profiling topic's Art. 22
         // governs the term, Art. 4 defines it; § 37 BDSG is another law's
-        let mut topics = refs(&["Art. 22 DSGVO", "§ 37 BDSG", "Art. 4 DSGVO"]);
-        let out = keep_definition_topics(
+        let topics = refs(&["Art. 22 DSGVO", "§ 37 BDSG", "Art. 4 DSGVO"]);
+        let aside = definition_topics_set_aside(
             &[hmt("Art. 4 DSGVO", &["profiling"])],
-            &mut topics,
+            &topics,
             &reg_of,
             &defs,
         );
-        assert_eq!(topics, refs(&["§ 37 BDSG", "Art. 4 DSGVO"]));
-        assert_eq!(out, refs(&["Art. 22 DSGVO"]));
-        // "who counts as a deployer under the AI Act": Art. 26 steps back
-        let mut topics = refs(&["Art. 26 KI-VO", "Art. 50 KI-VO"]);
-        keep_definition_topics(
+        assert_eq!(aside, refs(&["Art. 22 DSGVO"]));
+        // "who counts as a deployer under the AI Act": Art. 26 and 50 step back
+        let topics = refs(&["Art. 26 KI-VO", "Art. 50 KI-VO"]);
+        let aside = definition_topics_set_aside(
             &[hmt("Art. 3 KI-VO", &["deploy"])],
-            &mut topics,
+            &topics,
             &reg_of,
             &defs,
         );
-        assert!(topics.is_empty());
-        // no defined term matched: every topic norm stays
-        let mut topics = refs(&["Art. 22 DSGVO"]);
-        assert!(keep_definition_topics(&[], &mut topics, &reg_of, &defs).is_empty());
-        assert_eq!(topics.len(), 1);
+        assert_eq!(aside, topics);
+        // no defined term matched: nothing set aside
+        assert!(definition_topics_set_aside(&[], &topics, &reg_of, &defs).is_empty());
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub use bilingual::BilingualTerms;
 pub use error::RankError;
 pub use explain::explain_table;
 pub use headings::{
-    defined_terms_in, keep_definition_answers, keep_definition_topics, keep_named_laws,
+    defined_terms_in, definition_topics_set_aside, keep_definition_answers, keep_named_laws,
     law_title_variants, DefinedTerms, Heading, HeadingMatch, HeadingTable, LawMatch, LawTitleTable,
     QueryTerms,
 };

@@ -239,7 +239,7 @@ impl QueryAnalysis {
     }
 
     /// Take topic norms out of `topic_norms` (no `topicGain`), saying why in
-    /// the signals (e.g. [`crate::headings::keep_definition_topics`]).
+    /// the signals (e.g. [`crate::headings::definition_topics_set_aside`]).
     pub fn set_aside_topic_norms(&mut self, norms: &[NormRef], why: &str) {
         if norms.is_empty() {
             return;
