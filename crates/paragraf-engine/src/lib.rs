@@ -246,6 +246,21 @@ impl Engine {
             (open_index(&opts.index_dir, None), model.join())
         });
         let index = index?;
+        {
+            // the built-in term table is keyed by the current analyzer's stems
+            let cfg = index.inverted.analyzer().config();
+            if !(cfg.derivation && cfg.stem_tails && cfg.zu_infix) {
+                tracing::warn!(
+                    "the index was built by an older analyzer (derivation {}, stem_tails {}, \
+                     zu_infix {}): it keeps its own analysis, but some German words miss their \
+                     translations and derived forms; rebuild it with `paragraf index build` \
+                     (minutes from the embedding checkpoint)",
+                    cfg.derivation,
+                    cfg.stem_tails,
+                    cfg.zu_infix
+                );
+            }
+        }
         let (embedder, models_ms) = loaded
             .map_err(|_| EngineError::Other("the embedder loading thread panicked".into()))?;
         let embedder: std::sync::Arc<dyn Embedder> = embedder?.into();
