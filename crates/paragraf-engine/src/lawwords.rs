@@ -332,8 +332,9 @@ pub const TERMS_MIN_PART: usize = 5;
 /// share a translation: where the English term's best partner is a
 /// compound holding the German term, or a part of it („Produkthersteller“ ↔
 /// „Hersteller“ for ‘manufacturer’; the part at least [`TERMS_MIN_PART`]
-/// characters), the German term's own best partner is kept as well. Numbers and § / Art. tokens are left out. Deterministic:
-/// the output is sorted.
+/// characters), the German term's own best partner is kept as well.
+/// Numbers and § / Art. tokens are left out. Deterministic: the output is
+/// sorted.
 pub fn derive_bilingual_terms(chunks: &[Chunk], analyzer: &Analyzer) -> Vec<TermPair> {
     // norm → lang → (title, text in chunk order)
     let mut by_norm: BTreeMap<NormRef, [Option<(String, String)>; 2]> = BTreeMap::new();

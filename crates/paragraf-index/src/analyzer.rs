@@ -404,12 +404,11 @@ impl Analyzer {
             Lang::De => &self.stem_de,
             Lang::En => &self.stem_en,
         };
-        let s = fold(&st.stem(word));
+        let mut s = fold(&st.stem(word));
         if self.cfg.derivation && lang == Lang::De {
-            let d = fold_derivation(&s);
-            if d.len() < s.len() {
-                return d.to_string();
-            }
+            // a prefix of the stem: cut in place
+            let n = fold_derivation(&s).len();
+            s.truncate(n);
         }
         s
     }

@@ -89,8 +89,9 @@ pub struct HeadingMatch {
 #[derive(Debug, Clone, Default)]
 pub struct HeadingTable {
     headings: Vec<Heading>,
-    /// Norms with a heading in each language (`QueryTerms::lang`).
-    in_lang: HashSet<(NormRef, Lang)>,
+    /// Per heading: whether its norm also has a heading in the other
+    /// language (`QueryTerms::lang`).
+    has_twin: Vec<bool>,
     idf: HashMap<String, f64>,
     postings: HashMap<String, Vec<u32>>,
 }
@@ -151,10 +152,23 @@ impl HeadingTable {
                 (t.clone(), (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
             })
             .collect();
-        let in_lang = headings.iter().map(|h| (h.norm.clone(), h.lang)).collect();
+        let langs: HashSet<(&str, Lang)> = headings
+            .iter()
+            .map(|h| (h.norm.0.as_str(), h.lang))
+            .collect();
+        let has_twin = headings
+            .iter()
+            .map(|h| {
+                let other = match h.lang {
+                    Lang::De => Lang::En,
+                    Lang::En => Lang::De,
+                };
+                langs.contains(&(h.norm.0.as_str(), other))
+            })
+            .collect();
         HeadingTable {
             headings,
-            in_lang,
+            has_twin,
             idf,
             postings,
         }
@@ -203,10 +217,9 @@ impl HeadingTable {
         let mut found: Vec<HeadingMatch> = Vec::new();
         for i in touched {
             let h = &self.headings[i as usize];
-            if let Some(l) = query.lang {
-                if h.lang != l && self.in_lang.contains(&(h.norm.clone(), l)) {
-                    continue;
-                }
+            // a norm with a heading in the question's language is judged by it
+            if query.lang.is_some_and(|l| h.lang != l) && self.has_twin[i as usize] {
+                continue;
             }
             let mut total = 0.0;
             let mut matched = 0.0;

@@ -587,7 +587,6 @@ pub fn analyze_query_with(
         .flat_map(|(ti, _)| lex.topics[*ti].suppresses.iter().map(String::as_str))
         .collect();
     let mut norm_keys: BTreeSet<String> = BTreeSet::new();
-    let mut topic_domains: Vec<(Domain, &str)> = Vec::new();
     for (ti, sig) in fired {
         let t = &lex.topics[ti];
         if suppressed.contains(t.id.as_str()) {
@@ -601,15 +600,14 @@ pub fn analyze_query_with(
         }
         let list: Vec<&str> = t.norms.iter().map(NormRef::as_str).collect();
         q.push("topic", &sig, format!("{} → {}", t.id, list.join(", ")));
-        topic_domains.extend(t.domains.iter().map(|d| (*d, t.id.as_str())));
-    }
-    // a fired topic names the field the question is about: the domains of
-    // its canonical norms join the question's (a bank's automated credit
-    // refusal is a data-protection question too, so Art. 22 DSGVO is not
-    // off-domain beside the GwG)
-    for (d, id) in topic_domains {
-        if push_unique(&mut q.domains, d) {
-            q.push("domain", &format!("topic:{id}"), d.as_str());
+        // a fired topic names the field the question is about: the domains
+        // of its canonical norms join the question's (a bank's automated
+        // credit refusal is a data-protection question too, so Art. 22 DSGVO
+        // is not off-domain beside the GwG)
+        for &d in &t.domains {
+            if push_unique(&mut q.domains, d) {
+                q.push("domain", &format!("topic:{}", t.id), d.as_str());
+            }
         }
     }
 
