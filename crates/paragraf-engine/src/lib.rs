@@ -591,11 +591,44 @@ impl Engine {
                         as Box<dyn Fn(u32) -> bool + '_>
                 })
                 .collect();
+            // and, for each foreign jurisdiction it names („in der Schweiz“),
+            // that jurisdiction's best chunks (`jurisdictionTopN`): its act
+            // is small and drowns in a pool of federal and EU law. (Its
+            // nearest chunks by vector were tried as well and put its hub
+            // articles first: `eval/sets/own-foreign.jsonl` hit@5 0.571 →
+            // 0.429.)
+            let foreign: Vec<paragraf_types::Jurisdiction> = if analysis.jurisdiction_named {
+                analysis
+                    .jurisdictions
+                    .iter()
+                    .copied()
+                    .filter(|j| {
+                        !paragraf_rank::query::DEFAULT_JURISDICTIONS.contains(j)
+                            && *j != paragraf_types::Jurisdiction::Int
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let in_juris: Vec<Box<dyn Fn(u32) -> bool + '_>> = foreign
+                .iter()
+                .map(|&j| {
+                    Box::new(move |doc: u32| {
+                        chunks[doc as usize].jurisdiction == j
+                            && filter.map(|f| f(doc)).unwrap_or(true)
+                    }) as Box<dyn Fn(u32) -> bool + '_>
+                })
+                .collect();
             let mut picks: Vec<paragraf_index::Pick<'_>> = vec![(lexical_n, filter)];
             picks.extend(
                 in_law
                     .iter()
                     .map(|f| (self.params.law_title_top_n, Some(f.as_ref()))),
+            );
+            picks.extend(
+                in_juris
+                    .iter()
+                    .map(|f| (self.params.jurisdiction_top_n, Some(f.as_ref()))),
             );
             // the question's terms, then its synonyms at synonymBm25Weight
             let w = self.params.synonym_bm25_weight as f32;

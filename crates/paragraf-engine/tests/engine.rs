@@ -525,3 +525,55 @@ fn a_recital_links_to_the_article_it_explains_only_when_the_bridge_is_on() {
     let off = engine_or_skip!();
     assert!(off.recital_link(&recital.id).is_none(), "off by default");
 }
+
+#[test]
+fn a_named_jurisdiction_brings_its_act_into_the_pool() {
+    // overall pools of one (one result, no heading matches), so the
+    // fixture's one Swiss act (revDSG, English) reaches a German question
+    // only through the pool of the jurisdiction it names
+    let with = |extra: &str| {
+        engine_with(
+            paragraf_rank::RankParams::from_json_str(&format!(
+                r#"{{"denseTopN": 1, "lexicalTopN": 1, "headingMaxNorms": 0{extra}}}"#
+            ))
+            .unwrap(),
+        )
+    };
+    let (Some(on), Some(off)) = (with(""), with(r#", "jurisdictionTopN": 0"#)) else {
+        paragraf_types::inputs::input_missing("PARAGRAF_TEST_MODELS with multilingual-e5-small");
+        return;
+    };
+    let regs = |e: &Engine, q: &str| -> Vec<String> {
+        let opts = SearchOptions {
+            top_k: 1,
+            hand_topics: false,
+            ..SearchOptions::default()
+        };
+        e.search(q, &opts)
+            .unwrap()
+            .response
+            .results
+            .iter()
+            .map(|r| r.regulation.clone())
+            .collect()
+    };
+    for q in [
+        "Wem meldet ein Verantwortlicher in der Schweiz eine Verletzung des Schutzes personenbezogener Daten?",
+        "Innerhalb welcher Frist meldet ein Schweizer Verantwortlicher eine Verletzung des Schutzes personenbezogener Daten an die Aufsichtsbehörde?",
+    ] {
+        let found = regs(&on, q);
+        assert_eq!(
+            found.first().map(String::as_str),
+            Some("revDSG"),
+            "{q}: {found:?}"
+        );
+        let without = regs(&off, q);
+        assert!(!without.iter().any(|r| r == "revDSG"), "{q}: {without:?}");
+    }
+    // the same question without the country gets no such pool
+    let plain = regs(
+        &on,
+        "Wem meldet ein Verantwortlicher eine Verletzung des Schutzes personenbezogener Daten?",
+    );
+    assert!(!plain.iter().any(|r| r == "revDSG"), "{plain:?}");
+}

@@ -241,6 +241,18 @@ pub const LAW_TITLE_MAX_LAWS: usize = 2;
 /// candidate pool. Pinned by `pin_law_title_defaults`.
 pub const LAW_TITLE_TOP_N: usize = 20;
 
+// ---------------------------------------------------------------- named jurisdiction (own, 02 jurisdiction)
+/// `jurisdictionTopN` = 20 — best BM25 chunks of each foreign jurisdiction
+/// the question names („in der Schweiz“, "in the UK"; not DE/EU, the
+/// default) that join the candidate pool, as a law named by title does: a
+/// small foreign act (revDSG, UK GDPR) drowns in a pool of federal and EU
+/// law otherwise, though `jurisdictionGain` and `foreignPenalty` would put
+/// it first. Measured on `eval/sets/own-foreign.jsonl` (14 own CH/UK
+/// questions), off → on: hit@5 0.429 → 0.571 (hit@1 0.357 both);
+/// golden-para hand topics off hit@5 0.750 → 0.778; no other set moved.
+/// 0 turns it off. Pinned by `pin_jurisdiction_top_n`.
+pub const JURISDICTION_TOP_N: usize = 20;
+
 // ---------------------------------------------------------------- recital bridge (own, 01 retrieval)
 // An EU act's recitals say in plain words what its articles regulate („Zum
 // Nachweis … sollte der Verantwortliche … ein Verzeichnis der

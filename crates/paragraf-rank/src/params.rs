@@ -113,6 +113,7 @@ pub struct RankParams {
     pub law_title_min_lift: f64,
     pub law_title_max_laws: usize,
     pub law_title_top_n: usize,
+    pub jurisdiction_top_n: usize,
     pub recital_bridge: bool,
     pub recital_bridge_margin: f64,
 }
@@ -166,6 +167,7 @@ impl Default for RankParams {
             law_title_min_lift: c::LAW_TITLE_MIN_LIFT,
             law_title_max_laws: c::LAW_TITLE_MAX_LAWS,
             law_title_top_n: c::LAW_TITLE_TOP_N,
+            jurisdiction_top_n: c::JURISDICTION_TOP_N,
             recital_bridge: c::RECITAL_BRIDGE,
             recital_bridge_margin: c::RECITAL_BRIDGE_MARGIN,
         }

@@ -65,6 +65,10 @@ pub struct AsOf {
     pub version: Option<String>,
 }
 
+/// The jurisdictions of a question that names none: German and EU law
+/// (seed 02). Any other is foreign to such a question (`foreignPenalty`).
+pub const DEFAULT_JURISDICTIONS: [Jurisdiction; 2] = [Jurisdiction::De, Jurisdiction::Eu];
+
 /// A scope rule active for this question (`scopePenalty`, seed 02).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveScopeRule {
@@ -141,7 +145,7 @@ impl Default for QueryAnalysis {
         QueryAnalysis {
             lang: Lang::De,
             domains: Vec::new(),
-            jurisdictions: vec![Jurisdiction::De, Jurisdiction::Eu],
+            jurisdictions: DEFAULT_JURISDICTIONS.to_vec(),
             jurisdiction_named: false,
             control_intent: false,
             guidance_intent: false,
@@ -497,7 +501,7 @@ pub fn analyze_query_with(
         }
     }
     if named_juris.is_empty() {
-        q.jurisdictions = vec![Jurisdiction::De, Jurisdiction::Eu];
+        q.jurisdictions = DEFAULT_JURISDICTIONS.to_vec();
         q.push("jurisdiction", "default", "DE, EU");
     } else {
         q.jurisdiction_named = true;

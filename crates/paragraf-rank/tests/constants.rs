@@ -692,3 +692,19 @@ fn pin_synonym_default() {
     let off = RankParams::from_json_str(r#"{"synonymBm25Weight": 0}"#).unwrap();
     assert_eq!(off.synonym_bm25_weight, 0.0);
 }
+
+#[test]
+fn pin_jurisdiction_top_n() {
+    assert_eq!(c::JURISDICTION_TOP_N, 20);
+    assert_eq!(
+        paragraf_rank::RankParams::default().jurisdiction_top_n,
+        c::JURISDICTION_TOP_N
+    );
+    // the default jurisdictions are the ones a question that names none gets
+    let qa = q("Wann ist ein Datenschutzbeauftragter zu benennen?");
+    assert_eq!(
+        qa.jurisdictions,
+        paragraf_rank::query::DEFAULT_JURISDICTIONS.to_vec()
+    );
+    assert!(!qa.jurisdiction_named);
+}
