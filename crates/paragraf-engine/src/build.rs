@@ -146,6 +146,24 @@ pub fn passage_text(c: &Chunk) -> String {
     s
 }
 
+/// The text a chunk is indexed with for BM25: its [`passage_text`] with
+/// the heading written `heading_weight` times in all (a BM25F heading field,
+/// `Bm25Params::heading_weight`).
+pub fn lexical_text(c: &Chunk, heading_weight: u32) -> String {
+    let passage = passage_text(c);
+    if c.title.is_empty() || heading_weight <= 1 {
+        return passage;
+    }
+    let extra = heading_weight as usize - 1;
+    let mut s = String::with_capacity(passage.len() + extra * (c.title.len() + 1));
+    for _ in 0..extra {
+        s.push_str(&c.title);
+        s.push('\n');
+    }
+    s.push_str(&passage);
+    s
+}
+
 /// The text a norm heading is embedded with: the heading as the law writes
 /// it (`Recht auf Löschung („Recht auf Vergessenwerden“)`), without the
 /// norm's label, whose number would match numbers in a question.
@@ -526,7 +544,19 @@ pub fn build_index(
         total: chunks.len() as u64,
     });
     let analyzer = AnalyzerConfig::default();
-    let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    // the embedded text, its heading weighted for BM25
+    let lexical: Vec<String> = if analyzer.bm25.heading_weight > 1 {
+        chunks
+            .iter()
+            .map(|c| lexical_text(c, analyzer.bm25.heading_weight))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let bodies: Vec<&str> = if lexical.is_empty() { &texts } else { &lexical }
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
     let has_sparse = info.has_sparse;
     let inverted = InvertedIndex::build(
         &bodies,
@@ -598,4 +628,31 @@ pub fn index_manifest(dir: &std::path::Path) -> Result<IndexManifest, EngineErro
 /// [`IndexError::Corrupt`]: paragraf_index::IndexError::Corrupt
 pub fn verify_index(dir: &std::path::Path) -> Result<paragraf_index::VerifyReport, EngineError> {
     Ok(paragraf_index::verify_index(dir, None)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paragraf_types::Lang;
+
+    #[test]
+    fn the_heading_weighs_in_the_lexical_text_only() {
+        let mut c = Chunk::new(
+            "HinSchG",
+            "§ 8",
+            "Die Meldestellen haben die Vertraulichkeit zu wahren.".into(),
+            Lang::De,
+            "x.xml",
+        );
+        c.title = "Vertraulichkeitsgebot".into();
+        let once = passage_text(&c);
+        assert_eq!(once.matches("Vertraulichkeitsgebot").count(), 1);
+        assert_eq!(lexical_text(&c, 1), once);
+        let twice = lexical_text(&c, 2);
+        assert_eq!(twice.matches("Vertraulichkeitsgebot").count(), 2);
+        assert!(twice.ends_with(&once), "the body follows: {twice}");
+        // a chunk without heading is its passage text
+        c.title.clear();
+        assert_eq!(lexical_text(&c, 3), passage_text(&c));
+    }
 }
