@@ -469,7 +469,7 @@ pub fn build_index(
         PathBuf::from(p)
     });
     let mut ckpt = EmbeddingCheckpoint::open(&ckpt_path, info.dim)?;
-    let texts: Vec<String> = chunks.iter().map(passage_text).collect();
+    let mut texts: Vec<String> = chunks.iter().map(passage_text).collect();
     let ids: Vec<String> = chunks.iter().map(|c| c.id.as_str().to_string()).collect();
     let dim = info.dim;
     // the embedded tier: everything, or the curated chunks before the archive's
@@ -544,19 +544,14 @@ pub fn build_index(
         total: chunks.len() as u64,
     });
     let analyzer = AnalyzerConfig::default();
-    // the embedded text, its heading weighted for BM25
-    let lexical: Vec<String> = if analyzer.bm25.heading_weight > 1 {
-        chunks
-            .iter()
-            .map(|c| lexical_text(c, analyzer.bm25.heading_weight))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let bodies: Vec<&str> = if lexical.is_empty() { &texts } else { &lexical }
-        .iter()
-        .map(|s| s.as_str())
-        .collect();
+    // BM25 reads the embedded text with its heading weighted, replaced in
+    // place (one text at a time: a scale build holds ~170k)
+    if analyzer.bm25.heading_weight > 1 {
+        for (t, c) in texts.iter_mut().zip(&chunks) {
+            *t = lexical_text(c, analyzer.bm25.heading_weight);
+        }
+    }
+    let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
     let has_sparse = info.has_sparse;
     let inverted = InvertedIndex::build(
         &bodies,
