@@ -592,11 +592,10 @@ impl Engine {
                 })
                 .collect();
             // and, for each foreign jurisdiction it names („in der Schweiz“),
-            // that jurisdiction's best chunks (`jurisdictionTopN`): its act
-            // is small and drowns in a pool of federal and EU law. (Its
-            // nearest chunks by vector were tried as well and put its hub
-            // articles first: `eval/sets/own-foreign.jsonl` hit@5 0.571 →
-            // 0.429.)
+            // that jurisdiction's best chunks (`jurisdictionTopN`), used below
+            // only when retrieval found none of it: its act is small and
+            // drowns in a pool of federal and EU law. (Its nearest chunks by
+            // vector were tried as well and put its hub articles first.)
             let foreign: Vec<paragraf_types::Jurisdiction> = if analysis.jurisdiction_named {
                 analysis
                     .jurisdictions
@@ -640,7 +639,18 @@ impl Engine {
             if w > 0.0 {
                 weighted.extend(analysis.synonym_terms.iter().map(|t| (t.as_str(), w)));
             }
-            for hits in self.index.inverted.bm25_weighted_each(&weighted, &picks) {
+            let all = self.index.inverted.bm25_weighted_each(&weighted, &picks);
+            let (general, named) = all.split_at(picks.len() - in_juris.len());
+            for h in general.iter().flatten() {
+                cand.entry(h.doc).or_default().lexical = Some(h.score);
+            }
+            // a foreign jurisdiction's pool is a fallback: joined only when
+            // neither retrieval found any chunk of it (where they did, its
+            // joined chunks outranked them: `eval/sets/own-foreign-2.jsonl`)
+            for (&j, hits) in foreign.iter().zip(named) {
+                if cand.keys().any(|&d| chunks[d as usize].jurisdiction == j) {
+                    continue;
+                }
                 for h in hits {
                     cand.entry(h.doc).or_default().lexical = Some(h.score);
                 }

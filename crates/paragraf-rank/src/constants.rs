@@ -242,15 +242,18 @@ pub const LAW_TITLE_MAX_LAWS: usize = 2;
 pub const LAW_TITLE_TOP_N: usize = 20;
 
 // ---------------------------------------------------------------- named jurisdiction (own, 02 jurisdiction)
-/// `jurisdictionTopN` = 20 — best BM25 chunks of each foreign jurisdiction
+/// `jurisdictionTopN` = 20 — best BM25 chunks of a foreign jurisdiction
 /// the question names („in der Schweiz“, "in the UK"; not DE/EU, the
-/// default) that join the candidate pool, as a law named by title does: a
-/// small foreign act (revDSG, UK GDPR) drowns in a pool of federal and EU
-/// law otherwise, though `jurisdictionGain` and `foreignPenalty` would put
-/// it first. Measured on `eval/sets/own-foreign.jsonl` (14 own CH/UK
-/// questions), off → on: hit@5 0.429 → 0.571 (hit@1 0.357 both);
-/// golden-para hand topics off hit@5 0.750 → 0.778; no other set moved.
-/// 0 turns it off. Pinned by `pin_jurisdiction_top_n`.
+/// default) that join the candidate pool when dense and BM25 retrieval
+/// found no chunk of it at all: a small foreign act (revDSG, UK GDPR)
+/// drowns in a pool of federal and EU law, though `jurisdictionGain` and
+/// `foreignPenalty` would rank it first. A fallback, not always: joined
+/// every time, its weakly matching chunks outranked the act's own hits
+/// (`eval/sets/own-foreign-2.jsonl`, 10 own CH/UK questions, hit@1 0.600 →
+/// 0.400); as a fallback 0.600 / 0.600 → 0.600 / 0.700 (hit@1 / hit@5),
+/// `own-foreign.jsonl` hit@1 0.357 either way, golden-para hand topics off
+/// hit@5 0.750 → 0.778; no other set moved. 0 turns it off. Pinned by
+/// `pin_jurisdiction_top_n`.
 pub const JURISDICTION_TOP_N: usize = 20;
 
 // ---------------------------------------------------------------- recital bridge (own, 01 retrieval)
