@@ -260,6 +260,15 @@ impl Engine {
                     cfg.zu_infix
                 );
             }
+            if cfg.bm25.heading_weight < paragraf_index::analyzer::BM25_HEADING_WEIGHT {
+                tracing::warn!(
+                    "the index counts a norm's heading {}× in BM25 (now {}×): rebuild it with \
+                     `paragraf index build` for the current lexical ranking (minutes from the \
+                     embedding checkpoint)",
+                    cfg.bm25.heading_weight,
+                    paragraf_index::analyzer::BM25_HEADING_WEIGHT
+                );
+            }
         }
         let (embedder, models_ms) = loaded
             .map_err(|_| EngineError::Other("the embedder loading thread panicked".into()))?;
