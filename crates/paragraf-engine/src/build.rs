@@ -146,11 +146,10 @@ pub fn passage_text(c: &Chunk) -> String {
     s
 }
 
-/// The text a chunk is indexed with for BM25: its [`passage_text`] with
-/// the heading written `heading_weight` times in all (a BM25F heading field,
-/// `Bm25Params::heading_weight`).
-pub fn lexical_text(c: &Chunk, heading_weight: u32) -> String {
-    let passage = passage_text(c);
+/// The text a chunk is indexed with for BM25: its `passage` text
+/// ([`passage_text`]) with the heading written `heading_weight` times in all
+/// (a BM25F heading field, `Bm25Params::heading_weight`).
+pub fn lexical_text(c: &Chunk, passage: String, heading_weight: u32) -> String {
     if c.title.is_empty() || heading_weight <= 1 {
         return passage;
     }
@@ -548,7 +547,7 @@ pub fn build_index(
     // place (one text at a time: a scale build holds ~170k)
     if analyzer.bm25.heading_weight > 1 {
         for (t, c) in texts.iter_mut().zip(&chunks) {
-            *t = lexical_text(c, analyzer.bm25.heading_weight);
+            *t = lexical_text(c, std::mem::take(t), analyzer.bm25.heading_weight);
         }
     }
     let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
@@ -642,12 +641,12 @@ mod tests {
         c.title = "Vertraulichkeitsgebot".into();
         let once = passage_text(&c);
         assert_eq!(once.matches("Vertraulichkeitsgebot").count(), 1);
-        assert_eq!(lexical_text(&c, 1), once);
-        let twice = lexical_text(&c, 2);
+        assert_eq!(lexical_text(&c, once.clone(), 1), once);
+        let twice = lexical_text(&c, once.clone(), 2);
         assert_eq!(twice.matches("Vertraulichkeitsgebot").count(), 2);
         assert!(twice.ends_with(&once), "the body follows: {twice}");
         // a chunk without heading is its passage text
         c.title.clear();
-        assert_eq!(lexical_text(&c, 3), passage_text(&c));
+        assert_eq!(lexical_text(&c, passage_text(&c), 3), passage_text(&c));
     }
 }

@@ -605,19 +605,7 @@ impl Engine {
             // only when retrieval found none of it: its act is small and
             // drowns in a pool of federal and EU law. (Its nearest chunks by
             // vector were tried as well and put its hub articles first.)
-            let foreign: Vec<paragraf_types::Jurisdiction> = if analysis.jurisdiction_named {
-                analysis
-                    .jurisdictions
-                    .iter()
-                    .copied()
-                    .filter(|j| {
-                        !paragraf_rank::query::DEFAULT_JURISDICTIONS.contains(j)
-                            && *j != paragraf_types::Jurisdiction::Int
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let foreign = analysis.named_foreign_jurisdictions();
             let in_juris: Vec<Box<dyn Fn(u32) -> bool + '_>> = foreign
                 .iter()
                 .map(|&j| {

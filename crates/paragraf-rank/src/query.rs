@@ -178,6 +178,20 @@ impl QueryAnalysis {
             .unwrap_or(regulation)
     }
 
+    /// The foreign jurisdictions the question names („in der Schweiz“,
+    /// "UK GDPR"): named, and neither a default one (DE/EU) nor
+    /// international. Empty for a question that names none.
+    pub fn named_foreign_jurisdictions(&self) -> Vec<Jurisdiction> {
+        if !self.jurisdiction_named {
+            return Vec::new();
+        }
+        self.jurisdictions
+            .iter()
+            .copied()
+            .filter(|j| !DEFAULT_JURISDICTIONS.contains(j) && *j != Jurisdiction::Int)
+            .collect()
+    }
+
     /// Index of the active scope rule that covers `norm` (`§ 75`, `Art. 2`)
     /// of `regulation`, if any (`scopePenalty`, seed 02; the gate's Scope).
     pub fn scope_rule_for(&self, regulation: &str, norm: &str) -> Option<usize> {
@@ -770,6 +784,25 @@ mod tests {
             !a("Wie verhalten sich Inhalt und Anwalt?").historical,
             "`alt` is a whole word"
         );
+    }
+
+    #[test]
+    fn foreign_jurisdictions_only_when_named() {
+        assert_eq!(
+            a("Wer beaufsichtigt in der Schweiz den Datenschutz?").named_foreign_jurisdictions(),
+            vec![Jurisdiction::Ch]
+        );
+        assert_eq!(
+            a("Does the UK GDPR require a representative?").named_foreign_jurisdictions(),
+            vec![Jurisdiction::Uk]
+        );
+        // the default and a named default are not foreign
+        assert!(a("Wer beaufsichtigt den Datenschutz?")
+            .named_foreign_jurisdictions()
+            .is_empty());
+        assert!(a("Gilt in Deutschland eine Meldepflicht für Datenpannen?")
+            .named_foreign_jurisdictions()
+            .is_empty());
     }
 
     #[test]
