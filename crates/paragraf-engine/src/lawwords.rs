@@ -77,6 +77,69 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
     HeadingTable::new(entries)
 }
 
+/// The phrases with which a German law defines a word for itself:
+/// „Hersteller im Sinne dieses Gesetzes ist, …“ (§ 4 ProdHaftG).
+pub const SELF_DEFINITION_MARKERS: &[&str] = &[
+    " im sinne dieses gesetzes",
+    " im sinne dieser verordnung",
+    " im sinne dieses buches",
+];
+
+/// Most words before a [`SELF_DEFINITION_MARKERS`] phrase read as the
+/// defined term (the heading's words must be among them).
+pub const SELF_DEFINITION_SPAN: usize = 8;
+
+/// Norms whose heading is a word the norm itself defines for its law:
+/// § 4 ProdHaftG „Hersteller“ („Hersteller im Sinne dieses Gesetzes ist
+/// …“), § 5 BetrVG „Arbeitnehmer“, § 2 ProdHaftG „Produkt“. Such a norm is
+/// a definition: a question that only uses the word (a question about a
+/// manufacturer's liability, an employee's rights) does not ask what it
+/// means, so its heading does not name the question's subject (see
+/// [`crate::Engine::analyze_with`]). Read from the law's own text: the
+/// heading's every word stands within [`SELF_DEFINITION_SPAN`] words before
+/// a [`SELF_DEFINITION_MARKERS`] phrase of the norm, in the same sentence.
+/// German norms only (EU acts define in their „Begriffsbestimmungen“).
+pub fn self_defining_norms(chunks: &[Chunk], analyzer: &Analyzer) -> HashSet<NormRef> {
+    let mut out = HashSet::new();
+    for c in chunks {
+        let title = c.title.trim();
+        if c.lang != Lang::De || title.is_empty() || title.split_whitespace().count() > 4 {
+            continue;
+        }
+        let norm = c.norm_ref();
+        if out.contains(&norm) {
+            continue;
+        }
+        let head: Vec<String> = words(analyzer, title, Lang::De)
+            .into_iter()
+            .map(|w| w[0].clone())
+            .collect();
+        if head.is_empty() {
+            continue;
+        }
+        let lower = c.text.to_lowercase();
+        let defines = SELF_DEFINITION_MARKERS.iter().any(|m| {
+            lower.match_indices(m).any(|(at, _)| {
+                let before = &lower[..at];
+                let sentence = before
+                    .rfind(['.', ';', ':', '\n'])
+                    .map_or(before, |i| &before[i + 1..]);
+                let toks: Vec<&str> = sentence.split_whitespace().collect();
+                let span = toks[toks.len().saturating_sub(SELF_DEFINITION_SPAN)..].join(" ");
+                let got: HashSet<String> = words(analyzer, &span, Lang::De)
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                head.iter().all(|t| got.contains(t))
+            })
+        });
+        if defines {
+            out.insert(norm);
+        }
+    }
+    out
+}
+
 /// The built-in German synonym sets (`paragraf_rank::synonyms`) through
 /// the index analyzer: a word that analyses to one term joins its set; a
 /// synonym is kept only where some heading holds it.
@@ -612,6 +675,51 @@ mod tests {
         // the question's own words are not repeated as synonyms
         let s = synonyms_of("Wie lange muss ich Unterlagen aufbewahren?", &heads);
         assert!(!s.contains(&aufbewahr[0]), "{s:?}");
+    }
+
+    #[test]
+    fn a_norm_that_defines_its_heading_word_is_found() {
+        let a = analyzer();
+        let chunks = vec![
+            // own wording in the law's pattern, not a law's text
+            chunk("XG", "§ 3")
+                .lang(Lang::De)
+                .title("Lieferant")
+                .text("(1) Lieferant im Sinne dieses Gesetzes ist, wer Waren gewerbsmäßig abgibt.")
+                .build(),
+            chunk("XG", "§ 4")
+                .lang(Lang::De)
+                .title("Beschäftigte")
+                .text("Beschäftigte (Arbeitnehmerinnen und Arbeitnehmer) im Sinne dieser Verordnung sind Personen, die …")
+                .build(),
+            // uses its heading word and the phrase, but defines another word
+            chunk("XG", "§ 5")
+                .lang(Lang::De)
+                .title("Haftung des Lieferanten")
+                .text("(1) Der Lieferant haftet für Schäden. Ware im Sinne dieses Gesetzes ist jede bewegliche Sache.")
+                .build(),
+            // its heading word, no defining phrase
+            chunk("XG", "§ 6")
+                .lang(Lang::De)
+                .title("Verjährung")
+                .text("(1) Der Anspruch verjährt in drei Jahren.")
+                .build(),
+            chunk("XG", "Art. 7")
+                .lang(Lang::En)
+                .title("Supplier")
+                .text("Supplier within the meaning of this Act is …")
+                .build(),
+        ];
+        let got = self_defining_norms(&chunks, &a);
+        let mut got: Vec<&str> = got.iter().map(|n| n.0.as_str()).collect();
+        got.sort_unstable();
+        assert_eq!(
+            got,
+            vec![
+                chunks[0].norm_ref().0.as_str(),
+                chunks[1].norm_ref().0.as_str()
+            ]
+        );
     }
 
     #[test]

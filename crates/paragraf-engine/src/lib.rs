@@ -36,7 +36,7 @@ use paragraf_types::vector::dot;
 use paragraf_types::{
     AbstainReason, Answer, Chunk, ChunkId, Lang, NormRef, SearchResponse, Timings,
 };
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -188,6 +188,9 @@ pub struct Engine {
     /// Recital chunk → the article chunk it explains (see `recitalBridge`).
     recital_target: HashMap<u32, u32>,
     defined: DefinedTerms,
+    /// Norms whose heading is the word they define for their law
+    /// (`lawwords::self_defining_norms`).
+    self_defining: HashSet<NormRef>,
     bilingual: &'static BilingualTerms,
     params: RankParams,
     by_norm: HashMap<NormRef, Vec<u32>>,
@@ -314,6 +317,7 @@ impl Engine {
         let headings = lawwords::heading_table(&index.chunks, analyzer);
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
+        let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let manifest = Manifest::builtin()?;
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
@@ -340,6 +344,7 @@ impl Engine {
             recital_target,
             law_lift,
             defined,
+            self_defining,
             bilingual: BilingualTerms::builtin(),
             index,
             embedder,
@@ -526,6 +531,12 @@ impl Engine {
             Vec::new()
         };
         let mut headings = self.headings.matches(&terms.heading, &self.params);
+        // a heading that is the word its norm defines („Hersteller“, § 4
+        // ProdHaftG) names the question's subject only when the question
+        // asks what the word means
+        if !q.definition_intent {
+            headings.retain(|m| !self.self_defining.contains(&m.norm));
+        }
         let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
         let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
         let aside =
