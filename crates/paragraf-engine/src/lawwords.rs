@@ -77,6 +77,84 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
     HeadingTable::new(entries)
 }
 
+/// Mark the heading words that are common in their law
+/// (`headingCommonShare`): found in at least `share` of the law's norms of
+/// the heading's language, in a law of at least
+/// [`paragraf_rank::constants::HEADING_COMMON_MIN_NORMS`] norms. Counted
+/// over the BM25 postings (heading and text of every chunk).
+pub fn mark_common_heading_words(
+    table: &mut HeadingTable,
+    chunks: &[Chunk],
+    inverted: &paragraf_index::InvertedIndex,
+    share: f64,
+) {
+    if share > 1.0 {
+        return;
+    }
+    // chunk → (law, language) slot and norm id; norms per slot
+    let mut slots: HashMap<(&str, Lang), u32> = HashMap::new();
+    let mut norm_ids: HashMap<(&str, &str), u32> = HashMap::new();
+    let mut per_slot: Vec<HashSet<u32>> = Vec::new();
+    let mut of_chunk: Vec<(u32, u32)> = Vec::with_capacity(chunks.len());
+    let mut law_of: HashMap<String, &str> = HashMap::new();
+    for c in chunks {
+        let next = slots.len() as u32;
+        let slot = *slots.entry((c.regulation.as_str(), c.lang)).or_insert(next);
+        if slot as usize == per_slot.len() {
+            per_slot.push(HashSet::new());
+        }
+        let next = norm_ids.len() as u32;
+        let norm = *norm_ids
+            .entry((c.regulation.as_str(), c.norm.as_str()))
+            .or_insert(next);
+        per_slot[slot as usize].insert(norm);
+        of_chunk.push((slot, norm));
+        law_of
+            .entry(c.norm_ref().0)
+            .or_insert(c.regulation.as_str());
+    }
+    let min = paragraf_rank::constants::HEADING_COMMON_MIN_NORMS;
+    let terms: BTreeSet<String> = table
+        .headings()
+        .iter()
+        .flat_map(|h| h.words.iter().map(|w| w[0].clone()))
+        .collect();
+    // term → slot → norms holding it
+    let counts: HashMap<&str, HashMap<u32, u32>> = terms
+        .par_iter()
+        .map(|t| {
+            let mut seen: HashSet<(u32, u32)> = HashSet::new();
+            let mut by_slot: HashMap<u32, u32> = HashMap::new();
+            for d in inverted.docs(t) {
+                if let Some(&(slot, norm)) = of_chunk.get(d as usize) {
+                    if seen.insert((slot, norm)) {
+                        *by_slot.entry(slot).or_default() += 1;
+                    }
+                }
+            }
+            (t.as_str(), by_slot)
+        })
+        .collect();
+    table.mark_common(|h, term| {
+        let Some(law) = law_of.get(&h.norm.0) else {
+            return false;
+        };
+        let Some(&slot) = slots.get(&(*law, h.lang)) else {
+            return false;
+        };
+        let n = per_slot[slot as usize].len();
+        if n < min {
+            return false;
+        }
+        let k = counts
+            .get(term)
+            .and_then(|m| m.get(&slot))
+            .copied()
+            .unwrap_or(0);
+        k as f64 >= share * n as f64
+    });
+}
+
 /// The phrases with which a German law defines a word for itself:
 /// „Hersteller im Sinne dieses Gesetzes ist, …“ (§ 4 ProdHaftG).
 pub const SELF_DEFINITION_MARKERS: &[&str] = &[

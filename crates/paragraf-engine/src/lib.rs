@@ -314,7 +314,15 @@ impl Engine {
             })
             .collect();
         let analyzer = index.inverted.analyzer();
-        let headings = lawwords::heading_table(&index.chunks, analyzer);
+        let mut headings = lawwords::heading_table(&index.chunks, analyzer);
+        if opts.params.heading_common_credit < 1.0 {
+            lawwords::mark_common_heading_words(
+                &mut headings,
+                &index.chunks,
+                &index.inverted,
+                opts.params.heading_common_share,
+            );
+        }
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);

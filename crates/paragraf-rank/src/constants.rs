@@ -180,6 +180,30 @@ pub const HEADING_RELATIVE_MIN: f64 = 0.8;
 /// the best by `weight × coverage`. Pinned by `pin_heading_defaults`.
 pub const HEADING_MAX_NORMS: usize = 3;
 
+/// `headingCommonShare` = 0.5 — a heading word found in at least this share
+/// of its law's norms (same language, laws of at least
+/// [`HEADING_COMMON_MIN_NORMS`] norms; heading and text of every chunk) is
+/// the law's own vocabulary, not one norm's subject: ‘products with digital
+/// elements’ in the CRA, „Meldestelle“ in the HinSchG, „Beschäftigte“ in
+/// the ArbSchG. A question naming it names the law; the heading's other
+/// words must name the norm. Pinned by `pin_heading_defaults`.
+pub const HEADING_COMMON_SHARE: f64 = 0.5;
+/// `headingCommonCredit` = 0.5 — share of its idf such a common word earns
+/// in a heading match (1 = no discount; the heading's idf mass, the
+/// coverage's denominator, is unchanged). Measured on the full e5-small
+/// index (session 13), hit@1 off → on, stage full / hand topics off: own
+/// tuning sets (276 questions) 0.678 → 0.685 / 0.576 → 0.587,
+/// own-heldout-6 0.480 → 0.520 / 0.440 → 0.480, golden-dev 1.000 → 0.972
+/// (a CRA question now led by Art. 13 „Obligations of manufacturers“, no
+/// longer by the critical-products heading, and its topic norm Art. 14
+/// second) / 0.889 → 0.917, golden-para unchanged. Shares 0.4 and 0.6 were
+/// tried: 0.4 kept golden-dev but not the held-out gain, 0.6 lost a
+/// golden-para English question. Pinned by `pin_heading_defaults`.
+pub const HEADING_COMMON_CREDIT: f64 = 0.5;
+/// Fewest norms a law must have for `headingCommonShare` to apply (a share
+/// of a handful of norms says nothing).
+pub const HEADING_COMMON_MIN_NORMS: usize = 10;
+
 // ---------------------------------------------------------------- heading vectors (own, 01 fusion)
 // Every norm heading is embedded on its own (`paragraf_index::HeadingVectors`);
 // the cosine of the question with the best heading of a candidate's norm is a

@@ -94,6 +94,9 @@ pub struct HeadingTable {
     has_twin: Vec<bool>,
     idf: HashMap<String, f64>,
     postings: HashMap<String, Vec<u32>>,
+    /// Per heading and word: whether the word is common in the norm's law
+    /// (`headingCommonShare`, set by [`HeadingTable::mark_common`]).
+    common: Vec<Vec<bool>>,
 }
 
 impl HeadingTable {
@@ -166,12 +169,33 @@ impl HeadingTable {
                 langs.contains(&(h.norm.0.as_str(), other))
             })
             .collect();
+        let common = headings
+            .iter()
+            .map(|h| vec![false; h.words.len()])
+            .collect();
         HeadingTable {
             headings,
             has_twin,
             idf,
             postings,
+            common,
         }
+    }
+
+    /// Mark the words of every heading that `is_common(heading, full term)`
+    /// says are common in the heading's law: they earn
+    /// `headingCommonCredit` of their idf in a match.
+    pub fn mark_common(&mut self, is_common: impl Fn(&Heading, &str) -> bool) {
+        for (h, c) in self.headings.iter().zip(self.common.iter_mut()) {
+            for (w, flag) in h.words.iter().zip(c.iter_mut()) {
+                *flag = is_common(h, &w[0]);
+            }
+        }
+    }
+
+    /// The headings of the table (after deduplication), in table order.
+    pub fn headings(&self) -> &[Heading] {
+        &self.headings
     }
 
     /// Number of distinct headings.
@@ -192,7 +216,7 @@ impl HeadingTable {
     /// The strong heading matches of a question's analysed terms, best first.
     pub fn matches(&self, query: &QueryTerms, p: &RankParams) -> Vec<HeadingMatch> {
         let found = self
-            .scan(query, p.heading_min_coverage, p.heading_min_weight)
+            .scan(query, p)
             .into_iter()
             .map(|mut m| {
                 m.heading = format!("Überschrift „{}“", m.heading);
@@ -205,7 +229,8 @@ impl HeadingTable {
     /// Every entry the question covers with `coverage ≥ min_coverage` and
     /// `matched ≥ min_weight`, in table order; `heading` holds the entry's
     /// text as written.
-    fn scan(&self, query: &QueryTerms, min_coverage: f64, min_weight: f64) -> Vec<HeadingMatch> {
+    fn scan(&self, query: &QueryTerms, p: &RankParams) -> Vec<HeadingMatch> {
+        let (min_coverage, min_weight) = (p.heading_min_coverage, p.heading_min_weight);
         let full: BTreeSet<&str> = query.full.iter().map(String::as_str).collect();
         let parts: BTreeSet<&str> = query.parts.iter().map(String::as_str).collect();
         let mut touched: BTreeSet<u32> = BTreeSet::new();
@@ -224,28 +249,30 @@ impl HeadingTable {
             let mut total = 0.0;
             let mut matched = 0.0;
             let mut matched_terms: Vec<String> = Vec::new();
-            for w in &h.words {
+            for (w, &common) in h.words.iter().zip(&self.common[i as usize]) {
                 let head = &w[0];
                 let weight = self.idf(head);
                 total += weight;
-                let earned = if full.contains(head.as_str()) {
-                    weight
-                } else if parts.contains(head.as_str()) {
-                    PART_CREDIT * weight
-                } else {
-                    let word_parts = &w[1..];
-                    let mass: f64 = word_parts.iter().map(|t| self.idf(t)).sum();
-                    let got: f64 = word_parts
-                        .iter()
-                        .filter(|t| full.contains(t.as_str()) || parts.contains(t.as_str()))
-                        .map(|t| self.idf(t))
-                        .sum();
-                    if mass > 0.0 {
-                        PART_CREDIT * weight * got / mass
+                let credit = if common { p.heading_common_credit } else { 1.0 };
+                let earned = credit
+                    * if full.contains(head.as_str()) {
+                        weight
+                    } else if parts.contains(head.as_str()) {
+                        PART_CREDIT * weight
                     } else {
-                        0.0
-                    }
-                };
+                        let word_parts = &w[1..];
+                        let mass: f64 = word_parts.iter().map(|t| self.idf(t)).sum();
+                        let got: f64 = word_parts
+                            .iter()
+                            .filter(|t| full.contains(t.as_str()) || parts.contains(t.as_str()))
+                            .map(|t| self.idf(t))
+                            .sum();
+                        if mass > 0.0 {
+                            PART_CREDIT * weight * got / mass
+                        } else {
+                            0.0
+                        }
+                    };
                 if earned > 0.0 {
                     matched += earned;
                     matched_terms.push(head.clone());
@@ -963,6 +990,62 @@ mod tests {
         );
         assert_eq!(norms(&m), ["Art. 20 CRA", "Art. 6 CRA", "Art. 8 CRA"]);
         assert!(m[0].weight < m[1].weight && m[0].coverage > m[1].coverage);
+    }
+
+    #[test]
+    fn words_common_in_their_law_do_not_name_one_norm() {
+        let p = RankParams {
+            heading_min_coverage: 0.6,
+            heading_min_weight: 0.1,
+            heading_common_credit: 0.5,
+            ..RankParams::default()
+        };
+        let mut t = HeadingTable::new(vec![
+            h(
+                "Art. 6 CRA",
+                "Requirements for products with digital elements",
+                &["requir", "product", "digit", "element"],
+            ),
+            h(
+                "Art. 8 CRA",
+                "Critical products with digital elements",
+                &["critic", "product", "digit", "element"],
+            ),
+            h(
+                "Art. 19 CRA",
+                "Obligations of importers",
+                &["oblig", "import"],
+            ),
+            h("Art. 1 XG", "Scope", &["scope"]),
+        ]);
+        // the act's own vocabulary: in most of its norms
+        t.mark_common(|h, term| {
+            h.norm.is_of("CRA") && ["product", "digit", "element"].contains(&term)
+        });
+        // "what must an importer of products with digital elements do":
+        // the duties of importers, not every heading naming the products
+        let m = t.matches(&qt(&["oblig", "import", "product", "digit", "element"]), &p);
+        assert_eq!(norms(&m), ["Art. 19 CRA"]);
+        // "which products with digital elements count as critical": the
+        // heading's own word carries it
+        let m = t.matches(&qt(&["critic", "product", "digit", "element"]), &p);
+        assert_eq!(norms(&m)[0], "Art. 8 CRA");
+        // "requirements a product with digital elements must meet"
+        let m = t.matches(&qt(&["requir", "product", "digit", "element"]), &p);
+        assert_eq!(norms(&m)[0], "Art. 6 CRA");
+        // the common words alone name no norm
+        assert!(t
+            .matches(&qt(&["product", "digit", "element"]), &p)
+            .is_empty());
+        // headingCommonCredit 1 = no discount: every heading naming them fires
+        let off = RankParams {
+            heading_common_credit: 1.0,
+            ..p.clone()
+        };
+        assert_eq!(
+            norms(&t.matches(&qt(&["product", "digit", "element"]), &off)).len(),
+            2
+        );
     }
 
     #[test]

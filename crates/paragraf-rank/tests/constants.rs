@@ -510,6 +510,19 @@ fn pin_heading_defaults() {
         ),
         (0.6, 7.0, 0.8, 3)
     );
+    assert_eq!(
+        (
+            c::HEADING_COMMON_SHARE,
+            c::HEADING_COMMON_CREDIT,
+            c::HEADING_COMMON_MIN_NORMS
+        ),
+        (0.5, 0.5, 10)
+    );
+    let p = paragraf_rank::RankParams::default();
+    assert_eq!(
+        (p.heading_common_share, p.heading_common_credit),
+        (c::HEADING_COMMON_SHARE, c::HEADING_COMMON_CREDIT)
+    );
     // a heading match gives exactly topicGain, named after the heading
     let x = chunk("HGB", "§ 257").build();
     // (no lexicon topic: the heading alone names the norm)
