@@ -81,16 +81,23 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
 /// (`headingCommonShare`): found in at least `share` of the law's norms of
 /// the heading's language, in a law of at least
 /// [`paragraf_rank::constants::HEADING_COMMON_MIN_NORMS`] norms. Counted
-/// over the BM25 postings (heading and text of every chunk).
+/// over the BM25 postings (heading and text of every chunk) of the first
+/// `curated` chunks: the curated laws (the embedded ones; all of them
+/// with `--embed-scale`). The laws of an `index build --scale` archive tier
+/// (after them) keep plain heading idf — marked, they
+/// cost a scale index 0.75 s at open and lost a question of
+/// `eval/sets/archive-heldout.jsonl` (session 13).
 pub fn mark_common_heading_words(
     table: &mut HeadingTable,
     chunks: &[Chunk],
+    curated: usize,
     inverted: &paragraf_index::InvertedIndex,
     share: f64,
 ) {
     if share > 1.0 {
         return;
     }
+    let chunks = &chunks[..curated.min(chunks.len())];
     // chunk → (law, language) slot and norm id; norms per slot
     let mut slots: HashMap<(&str, Lang), u32> = HashMap::new();
     let mut norm_ids: HashMap<(&str, &str), u32> = HashMap::new();
@@ -117,6 +124,7 @@ pub fn mark_common_heading_words(
     let terms: BTreeSet<String> = table
         .headings()
         .iter()
+        .filter(|h| law_of.contains_key(&h.norm.0))
         .flat_map(|h| h.words.iter().map(|w| w[0].clone()))
         .collect();
     // term → slot → norms holding it
@@ -125,7 +133,7 @@ pub fn mark_common_heading_words(
         .map(|t| {
             let mut seen: HashSet<(u32, u32)> = HashSet::new();
             let mut by_slot: HashMap<u32, u32> = HashMap::new();
-            for d in inverted.docs(t) {
+            for d in inverted.docs_below(t, chunks.len() as u32) {
                 if let Some(&(slot, norm)) = of_chunk.get(d as usize) {
                     if seen.insert((slot, norm)) {
                         *by_slot.entry(slot).or_default() += 1;

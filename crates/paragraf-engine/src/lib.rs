@@ -319,6 +319,7 @@ impl Engine {
             lawwords::mark_common_heading_words(
                 &mut headings,
                 &index.chunks,
+                index.dense.len(),
                 &index.inverted,
                 opts.params.heading_common_share,
             );

@@ -434,11 +434,17 @@ impl InvertedIndex {
 
     /// The documents holding an analysed term, ascending.
     pub fn docs(&self, term: &str) -> Vec<u32> {
+        self.docs_below(term, u32::MAX)
+    }
+
+    /// The documents below `limit` holding an analysed term, ascending
+    /// (the postings are read only up to `limit`).
+    pub fn docs_below(&self, term: &str, limit: u32) -> Vec<u32> {
         let Some(&tid) = self.term_ids.get(term) else {
             return Vec::new();
         };
         let buf = self.text.postings(tid as usize);
-        let mut out = Vec::with_capacity(self.text.df[tid as usize] as usize);
+        let mut out = Vec::new();
         let (mut pos, mut doc) = (0usize, 0u64);
         while pos < buf.len() {
             let (Some(delta), Some(_tf)) = (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
@@ -446,6 +452,9 @@ impl InvertedIndex {
                 break;
             };
             doc += delta;
+            if doc >= u64::from(limit) {
+                break;
+            }
             out.push(doc as u32);
         }
         out
