@@ -463,6 +463,11 @@ fn bm25_matches_hand_computed_scores() {
     assert_eq!(hits[1].doc, 0);
     assert!((hits[1].score - 0.544_215).abs() < 1e-5, "{hits:?}");
     assert!(ix.bm25("kiwi", 10, None).is_empty());
+    // postings of a term, all or up to a document
+    assert_eq!(ix.docs("cherry"), vec![1, 2]);
+    assert_eq!(ix.docs_below("cherry", 2), vec![1]);
+    assert!(ix.docs_below("cherry", 1).is_empty());
+    assert!(ix.docs("kiwi").is_empty());
     // a term's weight scales its contribution: an expansion term at 0.5
     // adds half of what it adds as a question's own term
     let w = ix.bm25_weighted_each(&[("apple", 1.0), ("cherry", 0.5)], &[(10, None)]);
