@@ -163,15 +163,16 @@ pub fn mark_common_heading_words(
     });
 }
 
-/// The phrases with which a German law defines a word for itself:
-/// „Hersteller im Sinne dieses Gesetzes ist, …“ (§ 4 ProdHaftG).
-pub const SELF_DEFINITION_MARKERS: &[&str] = &[
-    " im sinne dieses gesetzes",
-    " im sinne dieser verordnung",
-    " im sinne dieses buches",
-];
+/// The phrase with which a German law defines a word for itself,
+/// „Hersteller im Sinne dieses Gesetzes ist, …“ (§ 4 ProdHaftG): this
+/// start, then one of [`SELF_DEFINITION_ENDS`].
+pub const SELF_DEFINITION_MARKER: &str = " im Sinne dies";
 
-/// Most words before a [`SELF_DEFINITION_MARKERS`] phrase read as the
+/// How [`SELF_DEFINITION_MARKER`] goes on: the law itself, not another
+/// act („im Sinne dieser Richtlinie“ of a German law cites an EU act).
+pub const SELF_DEFINITION_ENDS: &[&str] = &["es Gesetzes", "er Verordnung", "es Buches"];
+
+/// Most words before a [`SELF_DEFINITION_MARKER`] phrase read as the
 /// defined term (the heading's words must be among them).
 pub const SELF_DEFINITION_SPAN: usize = 8;
 
@@ -183,47 +184,52 @@ pub const SELF_DEFINITION_SPAN: usize = 8;
 /// means, so its heading does not name the question's subject (see
 /// [`crate::Engine::analyze_with`]). Read from the law's own text: the
 /// heading's every word stands within [`SELF_DEFINITION_SPAN`] words before
-/// a [`SELF_DEFINITION_MARKERS`] phrase of the norm, in the same sentence.
+/// a [`SELF_DEFINITION_MARKER`] phrase of the norm, in the same sentence.
 /// German norms only (EU acts define in their „Begriffsbestimmungen“).
+/// One pass over each chunk's text, in parallel (a scale index has 174k
+/// chunks); only a chunk holding the phrase has its title analysed.
 pub fn self_defining_norms(chunks: &[Chunk], analyzer: &Analyzer) -> HashSet<NormRef> {
-    let mut out = HashSet::new();
-    for c in chunks {
-        let title = c.title.trim();
-        if c.lang != Lang::De || title.is_empty() || title.split_whitespace().count() > 4 {
-            continue;
-        }
-        let norm = c.norm_ref();
-        if out.contains(&norm) {
-            continue;
-        }
-        let head: Vec<String> = words(analyzer, title, Lang::De)
-            .into_iter()
-            .map(|w| w[0].clone())
-            .collect();
-        if head.is_empty() {
-            continue;
-        }
-        let lower = c.text.to_lowercase();
-        let defines = SELF_DEFINITION_MARKERS.iter().any(|m| {
-            lower.match_indices(m).any(|(at, _)| {
-                let before = &lower[..at];
-                let sentence = before
-                    .rfind(['.', ';', ':', '\n'])
-                    .map_or(before, |i| &before[i + 1..]);
-                let toks: Vec<&str> = sentence.split_whitespace().collect();
-                let span = toks[toks.len().saturating_sub(SELF_DEFINITION_SPAN)..].join(" ");
-                let got: HashSet<String> = words(analyzer, &span, Lang::De)
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                head.iter().all(|t| got.contains(t))
-            })
-        });
-        if defines {
-            out.insert(norm);
-        }
-    }
-    out
+    chunks
+        .par_iter()
+        .filter_map(|c| {
+            let title = c.title.trim();
+            if c.lang != Lang::De || title.is_empty() || title.split_whitespace().count() > 4 {
+                return None;
+            }
+            let spans: Vec<String> = c
+                .text
+                .match_indices(SELF_DEFINITION_MARKER)
+                .filter(|(at, m)| {
+                    let rest = &c.text[at + m.len()..];
+                    SELF_DEFINITION_ENDS.iter().any(|e| rest.starts_with(e))
+                })
+                .map(|(at, _)| {
+                    let before = &c.text[..at];
+                    let sentence = before
+                        .rfind(['.', ';', ':', '\n'])
+                        .map_or(before, |i| &before[i + 1..]);
+                    let toks: Vec<&str> = sentence.split_whitespace().collect();
+                    toks[toks.len().saturating_sub(SELF_DEFINITION_SPAN)..].join(" ")
+                })
+                .collect();
+            if spans.is_empty() {
+                return None;
+            }
+            let head: Vec<String> = words(analyzer, title, Lang::De)
+                .into_iter()
+                .map(|w| w[0].clone())
+                .collect();
+            let defines = !head.is_empty()
+                && spans.iter().any(|span| {
+                    let got: HashSet<String> = words(analyzer, span, Lang::De)
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    head.iter().all(|t| got.contains(t))
+                });
+            defines.then(|| c.norm_ref())
+        })
+        .collect()
 }
 
 /// The built-in German synonym sets (`paragraf_rank::synonyms`) through

@@ -444,7 +444,7 @@ impl InvertedIndex {
             return Vec::new();
         };
         let buf = self.text.postings(tid as usize);
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.text.df[tid as usize] as usize);
         let (mut pos, mut doc) = (0usize, 0u64);
         while pos < buf.len() {
             let (Some(delta), Some(_tf)) = (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
