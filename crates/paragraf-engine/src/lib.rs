@@ -29,8 +29,8 @@ use paragraf_index::{open_index, read_manifest, LoadedIndex};
 use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
     analyze_query_with, assess, definition_topics_set_aside, keep_definition_answers,
-    keep_named_laws, rank, BilingualTerms, Candidate, DefinedTerms, HeadingTable, LawTitleTable,
-    Lexicon,
+    keep_named_laws, rank, AnswerType, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
+    LawTitleTable, Lexicon,
 };
 use paragraf_types::vector::dot;
 use paragraf_types::{
@@ -586,7 +586,7 @@ impl Engine {
             *lap = Instant::now();
         };
 
-        let analysis = self.analyze_with(query, opts.hand_topics);
+        let mut analysis = self.analyze_with(query, opts.hand_topics);
         mark(&mut t, "analyze", &mut lap);
 
         let qe = self.query_embedder.embed(query)?;
@@ -800,6 +800,12 @@ impl Engine {
                 }
             })
             .collect();
+        // the norms among the candidates that state the kind of fact the
+        // question asks for (`answerTypeGain`)
+        if !analysis.answer_types.is_empty() {
+            let stated = self.answer_norms(&candidates, &analysis.answer_types);
+            analysis.add_answer_norms(stated);
+        }
         mark(&mut t, "candidates", &mut lap);
 
         // the assessment reads the ranked list, never the cut the caller asked
@@ -836,6 +842,35 @@ impl Engine {
             },
             analysis,
         })
+    }
+
+    /// The binding norms among `candidates` whose text (any chunk of the
+    /// norm, any language) states a fact of an `asked` type, each with the
+    /// first such type; in norm order.
+    fn answer_norms(
+        &self,
+        candidates: &[Candidate<'_>],
+        asked: &[AnswerType],
+    ) -> Vec<(NormRef, AnswerType)> {
+        let mut norms: Vec<NormRef> = candidates
+            .iter()
+            .filter(|c| c.chunk.source_class.is_binding())
+            .map(|c| NormRef::new(&c.chunk.norm, &c.chunk.regulation))
+            .collect();
+        norms.sort();
+        norms.dedup();
+        norms
+            .into_iter()
+            .filter_map(|n| {
+                let docs = self.by_norm.get(&n)?;
+                let kind = docs.iter().find_map(|&d| {
+                    paragraf_rank::answer_type::stated(&self.index.chunks[d as usize].text, asked)
+                        .first()
+                        .copied()
+                })?;
+                Some((n, kind))
+            })
+            .collect()
     }
 
     /// Results that took a recital's retrieval evidence say which recital.

@@ -577,3 +577,41 @@ fn a_named_jurisdiction_brings_its_act_into_the_pool() {
     );
     assert!(!plain.iter().any(|r| r == "revDSG"), "{plain:?}");
 }
+
+#[test]
+fn a_norm_that_states_the_asked_number_gets_the_answer_type_gain() {
+    let e = engine_or_skip!();
+    let opts = SearchOptions {
+        top_k: 50,
+        ..SearchOptions::default()
+    };
+    let out = e
+        .search(
+            "Ab wie vielen Leuten, die mit Kundendaten arbeiten, braucht ein Betrieb jemanden für den Datenschutz?",
+            &opts,
+        )
+        .unwrap();
+    assert_eq!(
+        out.analysis.answer_types,
+        vec![paragraf_rank::AnswerType::Threshold]
+    );
+    let gain = |norm: &str| {
+        out.response
+            .results
+            .iter()
+            .filter(|r| format!("{} {}", r.norm, r.regulation) == norm)
+            .flat_map(|r| r.explanation.iter())
+            .any(|t| t.name == "answerTypeGain")
+    };
+    // § 38 BDSG: „mindestens 20 Personen“; § 26 BDSG states no head count
+    assert!(gain("§ 38 BDSG"), "{:?}", out.analysis.answer_norms);
+    assert!(!gain("§ 26 BDSG"), "{:?}", out.analysis.answer_norms);
+    // a question that asks for no number gives no such term
+    let plain = e.search(DPO, &opts).unwrap();
+    assert!(plain.analysis.answer_norms.is_empty());
+    assert!(plain
+        .response
+        .results
+        .iter()
+        .all(|r| r.explanation.iter().all(|t| t.name != "answerTypeGain")));
+}

@@ -73,6 +73,22 @@ pub const INTENT_LIFT_MARGIN: f64 = 0.05;
 /// `pin_citation_gain`.
 pub const CITATION_GAIN: f64 = 0.05;
 
+/// `answerTypeGain` = 0.15 (own, next to seed 02's topicGain) — bonus for
+/// a norm that states the kind of fact the question asks for: a deadline
+/// („bis wann“, „wie lange“), an amount („wie hoch ist das Bußgeld“), an
+/// age („ab welchem Alter“), a head count („ab wie vielen Beschäftigten“)
+/// (`crate::answer_type`; question patterns in `[answer_type]` of the
+/// lexicon). Such a question is about one rule of its subject, and a hand
+/// topic or heading names the subject's central norm: § 1 ProdHaftG makes
+/// the manufacturer liable, § 12 ProdHaftG says when the claim lapses.
+/// Below topicGain, so a named subject norm that states the fact itself
+/// keeps its lead. Measured on the full e5-small index (session 14,
+/// own tuning sets with own-heldout-8, 306 questions, hit@1 stage full):
+/// 0.05 / 0.10 / 0.15 / 0.20 gave +0.003 / +0.013 / +0.023 / +0.026 in a
+/// replay of the ranked lists; 0.15 keeps it under topicGain. Pinned by
+/// `pin_answer_type_gain`.
+pub const ANSWER_TYPE_GAIN: f64 = 0.15;
+
 /// `citationSaturation` = 20 — citing norms at which `citationGain` is
 /// reached in full. Pinned by `pin_citation_gain`.
 pub const CITATION_SATURATION: f64 = 20.0;

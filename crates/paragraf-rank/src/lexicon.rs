@@ -4,6 +4,7 @@
 //! [`Lexicon::from_toml_str`] loads a user override with the same schema
 //! (documented at the top of the file).
 
+use crate::answer_type::AnswerType;
 use crate::error::RankError;
 use crate::text::{norm_key, Pattern};
 use paragraf_types::{Domain, Jurisdiction, NormRef};
@@ -32,6 +33,22 @@ struct RawLexicon {
     scope_rule: Vec<RawScopeRule>,
     #[serde(default)]
     topic: Vec<RawTopic>,
+    #[serde(default)]
+    answer_type: RawAnswerTypes,
+}
+
+/// `[answer_type]`: per kind of fact, the patterns of a question asking for it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAnswerTypes {
+    #[serde(default)]
+    deadline: Vec<String>,
+    #[serde(default)]
+    amount: Vec<String>,
+    #[serde(default)]
+    age: Vec<String>,
+    #[serde(default)]
+    threshold: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -202,6 +219,9 @@ pub struct Lexicon {
     pub regulations: Vec<RegulationEntry>,
     pub scope_rules: Vec<ScopeRule>,
     pub topics: Vec<Topic>,
+    /// Per answer type, the patterns of a question that asks for it
+    /// (`[answer_type]`, `crate::answer_type`).
+    pub answer_types: Vec<(AnswerType, Vec<Pattern>)>,
 }
 
 fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
@@ -380,6 +400,24 @@ impl Lexicon {
             regulations,
             scope_rules,
             topics,
+            answer_types: vec![
+                (
+                    AnswerType::Deadline,
+                    patterns("answer_type.deadline", &raw.answer_type.deadline)?,
+                ),
+                (
+                    AnswerType::Amount,
+                    patterns("answer_type.amount", &raw.answer_type.amount)?,
+                ),
+                (
+                    AnswerType::Age,
+                    patterns("answer_type.age", &raw.answer_type.age)?,
+                ),
+                (
+                    AnswerType::Threshold,
+                    patterns("answer_type.threshold", &raw.answer_type.threshold)?,
+                ),
+            ],
         };
         let domains: Vec<Vec<Domain>> = lex
             .topics

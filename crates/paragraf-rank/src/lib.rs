@@ -15,6 +15,7 @@
 //! assert!(q.topic_norms.iter().any(|n| n.as_str() == "Art. 37 DSGVO"));
 //! ```
 
+pub mod answer_type;
 pub mod assess;
 pub mod bilingual;
 pub mod constants;
@@ -30,6 +31,7 @@ pub mod synonyms;
 pub mod testing;
 mod text;
 
+pub use answer_type::AnswerType;
 pub use assess::{assess, relevance_gate};
 pub use bilingual::BilingualTerms;
 pub use error::RankError;

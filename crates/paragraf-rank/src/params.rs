@@ -107,6 +107,7 @@ pub struct RankParams {
     pub synonym_bm25_weight: f64,
     pub citation_gain: f64,
     pub citation_saturation: f64,
+    pub answer_type_gain: f64,
     pub heading_weight: f64,
     pub heading_floor: f64,
     pub heading_ceil: f64,
@@ -163,6 +164,7 @@ impl Default for RankParams {
             heading_common_credit: c::HEADING_COMMON_CREDIT,
             citation_gain: c::CITATION_GAIN,
             citation_saturation: c::CITATION_SATURATION,
+            answer_type_gain: c::ANSWER_TYPE_GAIN,
             heading_weight: c::HEADING_WEIGHT,
             heading_floor: c::HEADING_FLOOR,
             heading_ceil: c::HEADING_CEIL,
@@ -225,8 +227,9 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 37] = [
+        let floats: [(&'static str, f64); 38] = [
             ("synonymBm25Weight", self.synonym_bm25_weight),
+            ("answerTypeGain", self.answer_type_gain),
             ("recitalBridgeMargin", self.recital_bridge_margin),
             ("lawTitleGain", self.law_title_gain),
             ("lawTitleMinLift", self.law_title_min_lift),

@@ -2,6 +2,7 @@
 //! intents, as-of, law-enforcement scope, topics — every feature with the
 //! signal that fired it.
 
+use crate::answer_type::AnswerType;
 use crate::headings::HeadingMatch;
 use crate::lexicon::{Lexicon, ScopeWhen};
 use crate::text::{first_match, norm_key, tokens_with_variants};
@@ -14,7 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Signal {
     /// Feature name: `language`, `domain`, `jurisdiction`, `regulation`,
     /// `control_intent`, `guidance_intent`, `definition_intent`, `historical`,
-    /// `as_of`, `law_enforcement`, `topic`, `explicit_ref`.
+    /// `as_of`, `law_enforcement`, `topic`, `explicit_ref`, `answer_type`
+    /// (what the question asks for), `answer_norm` (a norm that states it).
     pub feature: String,
     /// The lexicon pattern (or rule) that fired, e.g. `*massnahme*`.
     pub signal: String,
@@ -129,6 +131,16 @@ pub struct QueryAnalysis {
     /// (OpenThesaurus): lexical retrieval adds them at `synonymBm25Weight`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub synonym_terms: Vec<String>,
+    /// The kinds of fact the question asks for (`[answer_type]` of the
+    /// lexicon, [`crate::answer_type`]): a deadline, an amount, an age, a
+    /// head count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answer_types: Vec<AnswerType>,
+    /// Norms among the candidates that state a fact of an asked type, with
+    /// that type (`answerTypeGain`); filled by the caller, which owns the
+    /// norms' texts ([`QueryAnalysis::add_answer_norms`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answer_norms: Vec<(NormRef, AnswerType)>,
     /// Canonical names of regulations the question names.
     pub regulations: Vec<String>,
     /// Scope rules that apply to this question.
@@ -161,6 +173,8 @@ impl Default for QueryAnalysis {
             query_terms: Vec::new(),
             translated_terms: Vec::new(),
             synonym_terms: Vec::new(),
+            answer_types: Vec::new(),
+            answer_norms: Vec::new(),
             regulations: Vec::new(),
             scope_rules: Vec::new(),
             regimes: BTreeMap::new(),
@@ -190,6 +204,22 @@ impl QueryAnalysis {
             .copied()
             .filter(|j| !DEFAULT_JURISDICTIONS.contains(j) && *j != Jurisdiction::Int)
             .collect()
+    }
+
+    /// Record the norms that state a fact of an asked answer type (each
+    /// becomes an `answer_type` signal; a norm is kept once).
+    pub fn add_answer_norms(&mut self, norms: Vec<(NormRef, AnswerType)>) {
+        for (n, k) in norms {
+            if self.answer_norms.iter().any(|(m, _)| m == &n) {
+                continue;
+            }
+            self.push(
+                "answer_norm",
+                k.as_str(),
+                format!("{} nennt {}", n.as_str(), k.label_de()),
+            );
+            self.answer_norms.push((n, k));
+        }
     }
 
     /// Index of the active scope rule that covers `norm` (`§ 75`, `Art. 2`)
@@ -656,6 +686,19 @@ pub fn analyze_query_with(
             if norm_keys.insert(norm_key(n.as_str())) {
                 q.topic_norms.push(n);
             }
+        }
+    }
+
+    // answer types: the kind of fact the question asks for (a question
+    // feature like an intent, not a hand topic: it names no norm)
+    for (kind, pats) in &lex.answer_types {
+        if let Some((p, words)) = first_match(pats, &toks) {
+            q.answer_types.push(*kind);
+            q.push(
+                "answer_type",
+                &p.source,
+                format!("{} ({words})", kind.as_str()),
+            );
         }
     }
 

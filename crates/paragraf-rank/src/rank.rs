@@ -7,6 +7,7 @@
 //! `ensureControlDiversity` and what falls below `top_k`; every score is the
 //! exact sum of its explanation terms.
 
+use crate::answer_type::AnswerType;
 use crate::params::{FusionMethod, RankParams};
 use crate::query::{next_iso_day, DateRange, QueryAnalysis};
 use crate::text::norm_key;
@@ -128,6 +129,8 @@ enum Reason {
     Heading(usize),
     /// Index into `QueryAnalysis::law_matches`.
     LawTitle(usize),
+    /// The asked kind of fact the norm states.
+    AnswerType(AnswerType),
     Superseded,
     ControlPool,
     RoleBonus,
@@ -384,6 +387,11 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         .iter()
         .map(|n| norm_key(n.as_str()))
         .collect();
+    let answer_keys: HashMap<String, AnswerType> = q
+        .answer_norms
+        .iter()
+        .map(|(n, k)| (norm_key(n.as_str()), *k))
+        .collect();
     let full = stage == Stage::Full;
     let asof = if full && q.historical {
         Some(AsOfCtx::new(q, v))
@@ -498,6 +506,19 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Heading(i));
             }
         }
+        // answerTypeGain (own): the norm states the kind of fact the
+        // question asks for (a deadline, an amount, an age, a head count)
+        if !answer_keys.is_empty() && p.answer_type_gain != 0.0 {
+            let key = norm_key(&format!("{}{}", c.norm, c.regulation));
+            if let Some(&k) = answer_keys.get(&key) {
+                s.add(
+                    "answerTypeGain",
+                    p.answer_type_gain,
+                    p.answer_type_gain,
+                    Reason::AnswerType(k),
+                );
+            }
+        }
         // supersede (02 / 08)
         match &asof {
             None => {
@@ -583,6 +604,12 @@ fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
                 )
             })
             .unwrap_or_default(),
+        Reason::AnswerType(k) => format!(
+            "{} {} nennt {}, wonach die Frage fragt",
+            c.norm,
+            c.regulation,
+            k.label_de()
+        ),
         Reason::Superseded => superseded_reason(c),
         Reason::ControlPool => "Control-Pool-Rolle bei Umsetzungsfrage".to_string(),
         Reason::RoleBonus => format!("Rollenbonus {}", c.source_role),

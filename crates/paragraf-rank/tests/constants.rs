@@ -721,3 +721,42 @@ fn pin_jurisdiction_top_n() {
     );
     assert!(!qa.jurisdiction_named);
 }
+
+#[test]
+fn pin_answer_type_gain() {
+    use paragraf_rank::AnswerType;
+    assert_eq!(c::ANSWER_TYPE_GAIN, 0.15);
+    assert_eq!(RankParams::default().answer_type_gain, c::ANSWER_TYPE_GAIN);
+    // the question asks for a period; the caller found that § 12 states one
+    let mut qa =
+        q("Nach wie vielen Jahren ist der Anspruch auf Ersatz eines Produktschadens verjährt?");
+    assert_eq!(qa.answer_types, vec![AnswerType::Deadline]);
+    qa.add_answer_norms(vec![(
+        paragraf_types::NormRef("§ 12 ProdHaftG".into()),
+        AnswerType::Deadline,
+    )]);
+    let states = one(&qa, &chunk("ProdHaftG", "§ 12").build(), 0.5);
+    assert_eq!(value(&states, "answerTypeGain"), 0.15);
+    assert!(
+        term(&states, "answerTypeGain")
+            .reason
+            .contains("eine Frist"),
+        "{:?}",
+        states.explanation
+    );
+    // a norm that states no period gets nothing, and below topicGain a
+    // named subject keeps its lead when it states the fact itself
+    let other = one(&qa, &chunk("ProdHaftG", "§ 1").build(), 0.5);
+    assert_eq!(value(&other, "answerTypeGain"), 0.0);
+    const { assert!(c::ANSWER_TYPE_GAIN < c::TOPIC_GAIN) };
+    // 0 switches it off
+    let off = RankParams::from_json_str(r#"{"answerTypeGain": 0}"#).unwrap();
+    let r = rank(
+        &qa,
+        &[dense(&chunk("ProdHaftG", "§ 12").build(), 0.5)],
+        &off,
+        Stage::Full,
+        10,
+    );
+    assert!(r[0].explanation.iter().all(|t| t.name != "answerTypeGain"));
+}
