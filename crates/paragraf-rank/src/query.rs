@@ -206,19 +206,24 @@ impl QueryAnalysis {
             .collect()
     }
 
-    /// Record the norms that state a fact of an asked answer type (each
-    /// becomes an `answer_type` signal; a norm is kept once).
+    /// Record the norms that state a fact of an asked answer type (a norm
+    /// is kept once) and one `answer_norm` signal per type with their
+    /// number; each result's explanation names its own.
     pub fn add_answer_norms(&mut self, norms: Vec<(NormRef, AnswerType)>) {
+        let mut counts: BTreeMap<AnswerType, usize> = BTreeMap::new();
         for (n, k) in norms {
             if self.answer_norms.iter().any(|(m, _)| m == &n) {
                 continue;
             }
+            *counts.entry(k).or_default() += 1;
+            self.answer_norms.push((n, k));
+        }
+        for (k, c) in counts {
             self.push(
                 "answer_norm",
                 k.as_str(),
-                format!("{} nennt {}", n.as_str(), k.label_de()),
+                format!("{c} Normen unter den Kandidaten nennen {}", k.label_de()),
             );
-            self.answer_norms.push((n, k));
         }
     }
 
