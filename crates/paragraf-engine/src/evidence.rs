@@ -26,6 +26,8 @@
 //! answer model gets them as its sources.
 
 use crate::gate::split_sentences;
+// numbers and units of time: one vocabulary with the ranking's answer types
+use paragraf_rank::answer_type::{is_number, is_time_unit, ONE_WORDS};
 use paragraf_types::{Evidence, Lang, NormRef};
 use std::collections::BTreeSet;
 
@@ -496,67 +498,14 @@ impl Asks {
     }
 }
 
-/// Number words (exact words; „ein“ only before a unit of time, see
-/// [`states_number`]).
-const NUMBER_WORDS: &[&str] = &[
-    "zwei",
-    "drei",
-    "vier",
-    "fünf",
-    "sechs",
-    "sieben",
-    "acht",
-    "neun",
-    "zehn",
-    "elf",
-    "zwölf",
-    "fünfzehn",
-    "zwanzig",
-    "dreißig",
-    "vierzig",
-    "fünfzig",
-    "hundert",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "twelve",
-    "fifteen",
-    "twenty",
-    "thirty",
-    "fifty",
-    "hundred",
-];
-
-/// Units of time, as a word or the end of a compound („Werktagen“).
-const TIME_UNITS: &[&str] = &[
-    "stunde", "stunden", "tag", "tage", "tagen", "tages", "woche", "wochen", "monat", "monate",
-    "monaten", "monats", "jahr", "jahre", "jahren", "jahres", "hour", "hours", "day", "days",
-    "week", "weeks", "month", "months", "year", "years",
-];
-
-fn is_time_unit(w: &str) -> bool {
-    TIME_UNITS
-        .iter()
-        .any(|u| w == *u || (w.len() > u.len() + 3 && w.ends_with(u)))
-}
-
 /// Whether the words state a number: a digit, a number word, or „ein/eine/
 /// einem/einen/one/a“ right before a unit of time („binnen eines Monats“).
 fn states_number(text: &str, ws: &[String]) -> bool {
     text.chars().any(|c| c.is_ascii_digit())
-        || ws.iter().any(|w| NUMBER_WORDS.contains(&w.as_str()))
-        || ws.windows(2).any(|p| {
-            matches!(
-                p[0].as_str(),
-                "ein" | "eine" | "einem" | "einen" | "eines" | "einer" | "one" | "a"
-            ) && is_time_unit(&p[1])
-        })
+        || ws.iter().any(|w| is_number(w))
+        || ws
+            .windows(2)
+            .any(|p| ONE_WORDS.contains(&p[0].as_str()) && is_time_unit(&p[1]))
 }
 
 /// Whether a unit states what the question asks for.

@@ -39,7 +39,7 @@ use paragraf_types::{
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 pub use build::{build_index, index_manifest, verify_index, BuildEvent, BuildOptions, BuildReport};
@@ -187,6 +187,10 @@ pub struct Engine {
     law_lift: lawwords::LawLift,
     /// Recital chunk → the article chunk it explains (see `recitalBridge`).
     recital_target: HashMap<u32, u32>,
+    /// Per chunk, the answer types its text states
+    /// (`paragraf_rank::answer_type::stated_mask`), scanned the first time
+    /// a question that asks for a number meets the chunk's norm.
+    answer_masks: Vec<OnceLock<u8>>,
     defined: DefinedTerms,
     /// Norms whose heading is the word they define for their law
     /// (`lawwords::self_defining_norms`).
@@ -346,7 +350,9 @@ impl Engine {
             total_ms: ms(t_open, done),
         };
         tracing::debug!(load = ?load, "engine opened");
+        let answer_masks = (0..index.chunks.len()).map(|_| OnceLock::new()).collect();
         let engine = Engine {
+            answer_masks,
             headings,
             synonyms,
             law_titles,
@@ -859,14 +865,18 @@ impl Engine {
             .collect();
         norms.sort();
         norms.dedup();
+        let mask = |d: u32| {
+            *self.answer_masks[d as usize].get_or_init(|| {
+                paragraf_rank::answer_type::stated_mask(&self.index.chunks[d as usize].text)
+            })
+        };
         norms
             .into_iter()
             .filter_map(|n| {
                 let docs = self.by_norm.get(&n)?;
                 let kind = docs.iter().find_map(|&d| {
-                    paragraf_rank::answer_type::stated(&self.index.chunks[d as usize].text, asked)
-                        .first()
-                        .copied()
+                    let m = mask(d);
+                    asked.iter().copied().find(|k| m & k.bit() != 0)
                 })?;
                 Some((n, kind))
             })

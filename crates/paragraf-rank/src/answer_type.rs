@@ -33,14 +33,6 @@ pub enum AnswerType {
 }
 
 impl AnswerType {
-    /// Every type, in lexicon order.
-    pub const ALL: [AnswerType; 4] = [
-        AnswerType::Deadline,
-        AnswerType::Amount,
-        AnswerType::Age,
-        AnswerType::Threshold,
-    ];
-
     /// The name used in the lexicon and in signals.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -62,49 +54,27 @@ impl AnswerType {
     }
 }
 
-/// Units of time, folded lower case (German inflections, English).
+/// Units of time, folded lower case, as a word or the end of a compound
+/// („Werktagen“, „Kalenderjahres“; [`is_time_unit`]).
 const TIME_UNITS: &[&str] = &[
-    "stunde",
-    "stunden",
-    "tag",
-    "tage",
-    "tagen",
-    "tages",
-    "werktag",
-    "werktage",
-    "werktagen",
-    "arbeitstag",
-    "arbeitstage",
-    "arbeitstagen",
-    "kalendertag",
-    "kalendertage",
-    "kalendertagen",
-    "woche",
-    "wochen",
-    "monat",
-    "monate",
-    "monaten",
-    "monats",
-    "jahr",
-    "jahre",
-    "jahren",
-    "jahres",
-    "kalenderjahr",
-    "kalenderjahre",
-    "kalenderjahren",
-    "kalenderjahres",
-    "hour",
-    "hours",
-    "day",
-    "days",
-    "working",
-    "week",
-    "weeks",
-    "month",
-    "months",
-    "year",
-    "years",
+    "stunde", "stunden", "tag", "tage", "tagen", "tages", "woche", "wochen", "monat", "monate",
+    "monaten", "monats", "jahr", "jahre", "jahren", "jahres", "hour", "hours", "day", "days",
+    "week", "weeks", "month", "months", "year", "years",
 ];
+
+/// [`is_time_unit`] of a folded token.
+fn is_folded_time_unit(w: &str) -> bool {
+    TIME_UNITS
+        .iter()
+        .any(|u| w == *u || (w.len() > u.len() + 3 && w.ends_with(u)))
+}
+
+/// Whether a word (any case, umlauts or not) is a unit of time or a
+/// compound that ends in one („Werktagen“). Shared with the engine's
+/// evidence cues.
+pub fn is_time_unit(word: &str) -> bool {
+    is_folded_time_unit(&fold_word(word))
+}
 
 /// Currency and share units after (or, `eur`, before) a number.
 const MONEY_UNITS: &[&str] = &[
@@ -178,14 +148,25 @@ const NUMBER_WORDS: &[&str] = &[
     "sixty", "hundred", "thousand",
 ];
 
-/// Indefinite articles that mean "one" before a unit of time.
-const ONE_WORDS: &[&str] = &[
+/// Indefinite articles that mean "one" before a unit of time (folded).
+pub const ONE_WORDS: &[&str] = &[
     "ein", "eine", "einem", "einen", "einer", "eines", "one", "a",
 ];
 
-/// Whether a folded token is a number: digits, a number word, or a German
-/// compound number („sechzehn“, „fuenfzigtausend“, „zweihundertfuenfzig“).
-fn is_number(t: &str) -> bool {
+/// Whether a word (any case, umlauts or not) is a number: digits, a number
+/// word, or a German compound number („sechzehn“, „fünfzigtausend“,
+/// „zweihundertfünfzig“). Shared with the engine's evidence cues.
+pub fn is_number(word: &str) -> bool {
+    is_folded_number(&fold_word(word))
+}
+
+/// The lexicon's folding of one word (lower case, ä → ae, …).
+fn fold_word(word: &str) -> String {
+    crate::text::tokens(word, false).concat()
+}
+
+/// [`is_number`] of a folded token.
+fn is_folded_number(t: &str) -> bool {
     if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         return true;
     }
@@ -197,95 +178,152 @@ fn is_number(t: &str) -> bool {
             && NUMBER_WORDS.iter().any(|w| t.starts_with(w)))
 }
 
-/// Folded tokens of a text (the lexicon's normalisation), each with
-/// whether it is part of a list label or ordinal („1.“, „(2)“, „a)“,
-/// „16.“): such a number counts items, not days, euros or people.
-fn text_tokens(text: &str) -> (Vec<String>, Vec<bool>) {
-    let mut toks = Vec::new();
-    let mut labels = Vec::new();
-    for word in text.split_whitespace() {
-        let w = word.trim_end_matches([',', ';', ':']);
-        let inner = w.trim_start_matches('(').trim_end_matches(['.', ')']);
-        let label = inner.len() < w.len()
-            && !inner.is_empty()
-            && (inner.bytes().all(|b| b.is_ascii_digit())
-                || (inner.chars().count() == 1 && inner.chars().all(char::is_alphabetic)));
-        for t in crate::text::tokens(word, false) {
-            toks.push(t);
-            labels.push(label);
+/// Folded tokens of a text (the lexicon's normalisation) in one buffer,
+/// each with whether it is part of a list label or ordinal („1.“, „(2)“,
+/// „a)“, „16.“): such a number counts items, not days, euros or people.
+/// One pass and two allocations per text: the scan runs over every chunk of
+/// the candidate norms.
+struct Tokens {
+    buf: String,
+    /// (start, end) of each token in `buf`, and whether it is a label.
+    spans: Vec<(usize, usize, bool)>,
+}
+
+impl Tokens {
+    fn new(text: &str) -> Tokens {
+        let mut buf = String::with_capacity(text.len() + text.len() / 8);
+        let mut spans = Vec::with_capacity(text.len() / 6);
+        for word in text.split_whitespace() {
+            let w = word.trim_end_matches([',', ';', ':']);
+            let inner = w.trim_start_matches('(').trim_end_matches(['.', ')']);
+            let label = inner.len() < w.len()
+                && !inner.is_empty()
+                && (inner.bytes().all(|b| b.is_ascii_digit())
+                    || (inner.chars().count() == 1 && inner.chars().all(char::is_alphabetic)));
+            let mut start = buf.len();
+            for ch in word.chars() {
+                if ch.is_alphanumeric() {
+                    for lc in ch.to_lowercase() {
+                        crate::text::push_folded(lc, &mut buf);
+                    }
+                } else {
+                    if buf.len() > start {
+                        spans.push((start, buf.len(), label));
+                    }
+                    start = buf.len();
+                }
+            }
+            if buf.len() > start {
+                spans.push((start, buf.len(), label));
+            }
         }
+        Tokens { buf, spans }
     }
-    (toks, labels)
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Token `i`, or "" past the end.
+    fn at(&self, i: usize) -> &str {
+        self.spans.get(i).map_or("", |&(a, b, _)| &self.buf[a..b])
+    }
+
+    fn is_label(&self, i: usize) -> bool {
+        self.spans.get(i).is_some_and(|s| s.2)
+    }
+}
+
+impl AnswerType {
+    /// This type's bit in a [`stated_mask`].
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
 }
 
 /// Whether `text` states a fact of `kind` (see the module docs).
 pub fn states(text: &str, kind: AnswerType) -> bool {
-    let (toks, labels) = text_tokens(text);
-    states_tokens(text, &toks, &labels, kind)
+    stated_mask(text) & kind.bit() != 0
+}
+
+/// Every type `text` states, one bit each ([`AnswerType::bit`]): one scan
+/// of the text for all four, so a caller can keep the result per text.
+pub fn stated_mask(text: &str) -> u8 {
+    scan(text, &Tokens::new(text))
 }
 
 /// The answer types of `asked` that `text` states.
 pub fn stated(text: &str, asked: &[AnswerType]) -> Vec<AnswerType> {
-    if asked.is_empty() {
-        return Vec::new();
-    }
-    let (toks, labels) = text_tokens(text);
+    let mask = stated_mask(text);
     asked
         .iter()
         .copied()
-        .filter(|&k| states_tokens(text, &toks, &labels, k))
+        .filter(|k| mask & k.bit() != 0)
         .collect()
 }
 
-fn states_tokens(text: &str, toks: &[String], labels: &[bool], kind: AnswerType) -> bool {
-    let at = |i: usize| toks.get(i).map(String::as_str).unwrap_or("");
+/// One pass over the tokens for all four types (bits of [`AnswerType::bit`]);
+/// what a token is — a number, a quantity, a unit of time — is decided once.
+fn scan(text: &str, toks: &Tokens) -> u8 {
+    let n = toks.len();
+    let at = |i: usize| toks.at(i);
+    let number: Vec<bool> = (0..n).map(|i| is_folded_number(at(i))).collect();
     // a number that is no reference to another provision: the word before
     // it (and before the numbers and letters of its reference chain,
-    // "Article 6(1) point (f)") is no reference word
-    let quantity = |i: usize| {
-        if !is_number(at(i)) || labels.get(i).copied().unwrap_or(false) {
-            return false;
-        }
-        let mut j = i;
-        while j > 0 && (is_number(at(j - 1)) || at(j - 1).len() == 1) {
-            j -= 1;
-        }
-        j == 0 || !REFERENCE_WORDS.contains(&at(j - 1))
-    };
-    let n = toks.len();
-    match kind {
+    // "Article 6(1) point (f)") is no reference word; nor a list label
+    let quantity: Vec<bool> = (0..n)
+        .map(|i| {
+            if !number[i] || toks.is_label(i) {
+                return false;
+            }
+            let mut j = i;
+            while j > 0 && (number[j - 1] || at(j - 1).len() == 1) {
+                j -= 1;
+            }
+            j == 0 || !REFERENCE_WORDS.contains(&at(j - 1))
+        })
+        .collect();
+    let unit: Vec<bool> = (0..n).map(|i| is_folded_time_unit(at(i))).collect();
+    let q = |i: usize| quantity.get(i).copied().unwrap_or(false);
+    let u = |i: usize| unit.get(i).copied().unwrap_or(false);
+    let num = |i: usize| number.get(i).copied().unwrap_or(false);
+    let mut mask = 0u8;
+    for i in 0..n {
+        let t = at(i);
         // „72 Stunden“, „eines Monats“, „zehn Jahre“, "five working days"
         // (the unit at most two tokens after a number), „unverzüglich“
-        AnswerType::Deadline => (0..n).any(|i| {
-            let t = at(i);
-            ((quantity(i) || ONE_WORDS.contains(&t))
-                && (TIME_UNITS.contains(&at(i + 1))
-                    || (quantity(i) && TIME_UNITS.contains(&at(i + 2)))))
-                || t == "unverzueglich"
-                || (t == "undue" && at(i + 1) == "delay")
-        }),
-        AnswerType::Amount => {
-            (0..n).any(|i| {
-                (quantity(i) && MONEY_UNITS.contains(&at(i + 1)))
-                    || (at(i) == "eur" && is_number(at(i + 1)))
-                    || (quantity(i) && at(i + 1) == "per" && at(i + 2) == "cent")
-            }) || percent_sign(text)
+        if ((q(i) || ONE_WORDS.contains(&t)) && (u(i + 1) || (q(i) && u(i + 2))))
+            || t == "unverzueglich"
+            || (t == "undue" && at(i + 1) == "delay")
+        {
+            mask |= AnswerType::Deadline.bit();
         }
-        AnswerType::Age => (0..n).any(|i| {
-            let t = at(i);
-            t.starts_with("lebensjahr")
-                || (t == "years" && at(i + 1) == "of" && at(i + 2) == "age")
-                || (t == "age" && at(i + 1) == "of" && is_number(at(i + 2)))
-                || (quantity(i) && at(i + 1) == "jahre" && at(i + 2) == "alt")
-        }),
-        AnswerType::Threshold => (0..n).any(|i| {
-            quantity(i)
-                && (1..=4).any(|k| {
-                    let w = at(i + k);
-                    PERSON_WORDS.contains(&w) || PERSON_PREFIXES.iter().any(|p| w.starts_with(p))
-                })
-        }),
+        if (q(i) && MONEY_UNITS.contains(&at(i + 1)))
+            || (t == "eur" && num(i + 1))
+            || (q(i) && at(i + 1) == "per" && at(i + 2) == "cent")
+        {
+            mask |= AnswerType::Amount.bit();
+        }
+        if t.starts_with("lebensjahr")
+            || (t == "years" && at(i + 1) == "of" && at(i + 2) == "age")
+            || (t == "age" && at(i + 1) == "of" && num(i + 2))
+            || (q(i) && at(i + 1) == "jahre" && at(i + 2) == "alt")
+        {
+            mask |= AnswerType::Age.bit();
+        }
+        if q(i)
+            && (1..=4).any(|k| {
+                let w = at(i + k);
+                PERSON_WORDS.contains(&w) || PERSON_PREFIXES.iter().any(|p| w.starts_with(p))
+            })
+        {
+            mask |= AnswerType::Threshold.bit();
+        }
     }
+    if percent_sign(text) {
+        mask |= AnswerType::Amount.bit();
+    }
+    mask
 }
 
 /// A digit followed by `%` (the token split drops the sign).

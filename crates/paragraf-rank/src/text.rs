@@ -9,7 +9,7 @@
 use std::fmt;
 
 /// Fold one lower-cased character into `out` (umlauts, ß, accents).
-fn push_folded(c: char, out: &mut String) {
+pub(crate) fn push_folded(c: char, out: &mut String) {
     match c {
         'ä' => out.push_str("ae"),
         'ö' => out.push_str("oe"),
