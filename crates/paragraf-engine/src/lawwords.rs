@@ -464,8 +464,12 @@ pub struct TermPair {
     pub en: String,
     /// Aligned units holding both.
     pub both: u32,
-    /// Dice coefficient `2·both / (units with de + units with en)`.
+    /// Dice coefficient `2·both / (units with de + units with en)`; 0 for
+    /// a heading pair.
     pub dice: f64,
+    /// Paired by [`heading_pairs`] (the one word two parallel headings
+    /// leave unpaired); `both` is then the number of such headings.
+    pub heading: bool,
 }
 
 /// Fewest aligned units a pair must share.
@@ -539,12 +543,14 @@ pub fn derive_bilingual_terms(chunks: &[Chunk], analyzer: &Analyzer) -> Vec<Term
                 units.push(Unit { de: d, en: e });
             }
         };
+    let mut titles: Vec<(String, String)> = Vec::new();
     for [de, en] in by_norm.values() {
         let (Some((dt, dx)), Some((et, ex))) = (de, en) else {
             continue;
         };
         if !dt.is_empty() && !et.is_empty() {
             push_unit(dt, et, &mut units, &mut id);
+            titles.push((dt.clone(), et.clone()));
         }
         let dp = paragraphs(dx, Lang::De);
         let ep = paragraphs(ex, Lang::En);
@@ -613,11 +619,88 @@ pub fn derive_bilingual_terms(chunks: &[Chunk], analyzer: &Analyzer) -> Vec<Term
             en: names[e as usize].clone(),
             both: c,
             dice: x,
+            heading: false,
         })
         .filter(|p| p.de != p.en)
         .collect();
+    let more = heading_pairs(&titles, analyzer, &out);
+    out.extend(more);
     out.sort_by(|a, b| a.de.cmp(&b.de).then(a.en.cmp(&b.en)));
     out
+}
+
+/// Term pairs from parallel headings: the German and English heading of one
+/// norm name the same thing in few words, so where the table already pairs
+/// all words of both but one German word and one English term, those two
+/// are each other's translation („Pflichten der Einführer“ ↔ “Obligations
+/// of importers”: `pflicht` ↔ `oblig` is known, so `einfuhr` ↔ `import`, which
+/// co-occurrence misses because Snowball stems “important” to `import` as
+/// well). A German compound counts as paired when each of its parts is. A
+/// German term gets the English term most headings give it (ties: the
+/// term), and only when the Dice pairs have none for it.
+pub fn heading_pairs(
+    titles: &[(String, String)],
+    analyzer: &Analyzer,
+    known: &[TermPair],
+) -> Vec<TermPair> {
+    let keep = |t: &str| t.chars().count() >= 3 && t.chars().any(char::is_alphabetic);
+    let linked: HashSet<(&str, &str)> = known
+        .iter()
+        .map(|p| (p.de.as_str(), p.en.as_str()))
+        .collect();
+    let has_pair: HashSet<&str> = known.iter().map(|p| p.de.as_str()).collect();
+    let mut votes: BTreeMap<(String, String), u32> = BTreeMap::new();
+    for (dt, et) in titles {
+        let ens: Vec<String> = terms(analyzer, et, Lang::En)
+            .into_iter()
+            .filter(|t| keep(t))
+            .collect();
+        let mut covered: HashSet<&str> = HashSet::new();
+        let mut open: Vec<String> = Vec::new();
+        for w in words(analyzer, dt, Lang::De) {
+            let Some(full) = w.first().filter(|t| keep(t)) else {
+                continue;
+            };
+            // a term spelled alike in both („intern“, „digital“) pairs itself
+            let partner = |t: &str| {
+                ens.iter()
+                    .find(|e| e.as_str() == t || linked.contains(&(t, e.as_str())))
+                    .map(String::as_str)
+            };
+            if let Some(e) = partner(full) {
+                covered.insert(e);
+            } else if w.len() > 1 && w[1..].iter().all(|p| partner(p).is_some()) {
+                covered.extend(w[1..].iter().filter_map(|p| partner(p)));
+            } else {
+                open.push(full.clone());
+            }
+        }
+        let rest: Vec<&String> = ens
+            .iter()
+            .filter(|e| !covered.contains(e.as_str()))
+            .collect();
+        if let ([d], [e]) = (open.as_slice(), rest.as_slice()) {
+            if d != *e && !has_pair.contains(d.as_str()) {
+                *votes.entry((d.clone(), (*e).clone())).or_default() += 1;
+            }
+        }
+    }
+    let mut best: BTreeMap<String, (u32, String)> = BTreeMap::new();
+    for ((d, e), n) in votes {
+        let cur = best.entry(d).or_insert((0, String::new()));
+        if n > cur.0 {
+            *cur = (n, e);
+        }
+    }
+    best.into_iter()
+        .map(|(de, (both, en))| TermPair {
+            de,
+            en,
+            both,
+            dice: 0.0,
+            heading: true,
+        })
+        .collect()
 }
 
 /// The term table as the TSV of `paragraf_rank::BilingualTerms`.
@@ -629,9 +712,16 @@ pub fn bilingual_tsv(pairs: &[TermPair], source: &str) -> String {
         "# by `paragraf index terms` (paragraf_engine::lawwords::derive_bilingual_terms).\n",
     );
     s.push_str(&format!("# source: {source}\n"));
+    s.push_str(
+        "# heading pairs (the one word parallel headings leave unpaired) say `heading` for dice\n",
+    );
     s.push_str("# de\ten\tshared_units\tdice\n");
     for p in pairs {
-        s.push_str(&format!("{}\t{}\t{}\t{:.3}\n", p.de, p.en, p.both, p.dice));
+        if p.heading {
+            s.push_str(&format!("{}\t{}\t{}\theading\n", p.de, p.en, p.both));
+        } else {
+            s.push_str(&format!("{}\t{}\t{}\t{:.3}\n", p.de, p.en, p.both, p.dice));
+        }
     }
     s
 }
@@ -812,6 +902,45 @@ mod tests {
                 chunks[1].norm_ref().0.as_str()
             ]
         );
+    }
+
+    #[test]
+    fn parallel_headings_pair_the_one_word_left_over() {
+        let pair = |de: &str, en: &str| TermPair {
+            de: de.into(),
+            en: en.into(),
+            both: 9,
+            dice: 0.8,
+            heading: false,
+        };
+        let known = [pair("pflicht", "oblig"), pair("verarbeit", "process")];
+        let titles: Vec<(String, String)> = [
+            ("Pflichten der Einführer", "Obligations of importers"),
+            // a compound whose parts are paired is paired
+            (
+                "Verzeichnis der Verarbeitungspflichten",
+                "Record of processing obligations",
+            ),
+            // two words left over on each side: no pair
+            (
+                "Pflichten der Händler und Bevollmächtigten",
+                "Obligations of distributors and representatives",
+            ),
+        ]
+        .iter()
+        .map(|(d, e)| (d.to_string(), e.to_string()))
+        .collect();
+        let a = analyzer();
+        let got = heading_pairs(&titles, &a, &known);
+        let has = |d: &str, e: &str| got.iter().any(|p| p.de == d && p.en == e && p.heading);
+        assert!(has("einfuhr", "import"), "{got:?}");
+        assert!(has("verzeichnis", "record"), "{got:?}");
+        assert_eq!(got.len(), 2, "{got:?}");
+        // a German word the Dice pairs already translate keeps them only
+        let mut more = known.to_vec();
+        more.push(pair("einfuhr", "introduc"));
+        let got = heading_pairs(&titles, &a, &more);
+        assert!(got.iter().all(|p| p.de != "einfuhr"), "{got:?}");
     }
 
     #[test]

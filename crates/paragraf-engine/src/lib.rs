@@ -205,6 +205,11 @@ pub struct Engine {
     chunk_norm: Vec<u32>,
     /// Heading vector entry → index into `norms` (`u32::MAX`: no chunks).
     heading_norm: Vec<u32>,
+    /// Norm BM25 (`normLexicalMix`): chunk doc → its norm text (norm and
+    /// language) as one document, that document's BM25 `k`, its chunks.
+    norm_text_of: Vec<u32>,
+    norm_text_k: Vec<f32>,
+    norm_text_docs: Vec<Vec<u32>>,
     registry: Registry,
     resolve: ResolveOptions,
     device: candle_core::Device,
@@ -317,6 +322,25 @@ impl Engine {
                     .unwrap_or(u32::MAX)
             })
             .collect();
+        // a norm's chunks of one language are one document of the norm BM25
+        let mut norm_text_ids: HashMap<(u32, paragraf_types::Lang), u32> = HashMap::new();
+        let mut norm_text_docs: Vec<Vec<u32>> = Vec::new();
+        let norm_text_of: Vec<u32> = index
+            .chunks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let g = *norm_text_ids
+                    .entry((chunk_norm[i], c.lang))
+                    .or_insert_with(|| {
+                        norm_text_docs.push(Vec::new());
+                        (norm_text_docs.len() - 1) as u32
+                    });
+                norm_text_docs[g as usize].push(i as u32);
+                g
+            })
+            .collect();
+        let norm_text_k = index.inverted.group_k(&norm_text_of, norm_text_docs.len());
         let analyzer = index.inverted.analyzer();
         let mut headings = lawwords::heading_table(&index.chunks, analyzer);
         if opts.params.heading_common_credit < 1.0 {
@@ -374,6 +398,9 @@ impl Engine {
             norms,
             chunk_norm,
             heading_norm,
+            norm_text_of,
+            norm_text_k,
+            norm_text_docs,
             registry: opts.registry,
             resolve: opts.resolve,
             device,
@@ -610,6 +637,7 @@ impl Engine {
         let sparse_n = self.params.sparse_top_n.max(opts.top_k);
 
         let mut cand: HashMap<u32, Signals> = HashMap::new();
+        let mut norm_lexical: Vec<f32> = Vec::new();
         for h in self.index.dense.search(&qe.dense, dense_n, filter) {
             cand.entry(h.doc).or_default().dense = Some(h.score);
         }
@@ -663,6 +691,35 @@ impl Engine {
                 weighted.extend(analysis.synonym_terms.iter().map(|t| (t.as_str(), w)));
             }
             let all = self.index.inverted.bm25_weighted_each(&weighted, &picks);
+            if self.params.norm_lexical_mix > 0.0 {
+                let scores = self.index.inverted.bm25_grouped(
+                    &weighted,
+                    &self.norm_text_of,
+                    &self.norm_text_k,
+                );
+                // the best norms by norm BM25 join the pool with their chunks
+                let mut best: Vec<u32> = (0..scores.len() as u32)
+                    .filter(|&g| scores[g as usize] > 0.0)
+                    .collect();
+                let by = |a: &u32, b: &u32| {
+                    scores[*b as usize]
+                        .total_cmp(&scores[*a as usize])
+                        .then_with(|| a.cmp(b))
+                };
+                let top_n = self.params.norm_lexical_top_n;
+                if best.len() > top_n && top_n > 0 {
+                    best.select_nth_unstable_by(top_n - 1, by);
+                }
+                best.truncate(top_n);
+                for g in best {
+                    for &doc in &self.norm_text_docs[g as usize] {
+                        if filter.map(|f| f(doc)).unwrap_or(true) {
+                            cand.entry(doc).or_default();
+                        }
+                    }
+                }
+                norm_lexical = scores;
+            }
             let (general, named) = all.split_at(picks.len() - in_juris.len());
             for h in general.iter().flatten() {
                 cand.entry(h.doc).or_default().lexical = Some(h.score);
@@ -789,6 +846,11 @@ impl Engine {
                     }
                 });
                 let mut lexical = s.lexical;
+                if let Some(&n) = norm_lexical.get(self.norm_text_of[doc as usize] as usize) {
+                    let mix = self.params.norm_lexical_mix as f32;
+                    let l = (1.0 - mix) * lexical.unwrap_or(0.0) + mix * n;
+                    lexical = (l > 0.0).then_some(l);
+                }
                 if let Some(&(r, rd, rl)) = via.get(&doc) {
                     if rd > dense || rl > lexical {
                         bridged.insert(doc, r);

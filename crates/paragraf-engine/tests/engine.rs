@@ -528,13 +528,13 @@ fn a_recital_links_to_the_article_it_explains_only_when_the_bridge_is_on() {
 
 #[test]
 fn a_named_jurisdiction_brings_its_act_into_the_pool() {
-    // overall pools of one (one result, no heading matches), so the
-    // fixture's one Swiss act (revDSG, English) reaches a German question
-    // only through the pool of the jurisdiction it names
+    // overall pools of one (one result, no heading matches, no norm-BM25
+    // pool), so the fixture's one Swiss act (revDSG, English) reaches a
+    // German question only through the pool of the jurisdiction it names
     let with = |extra: &str| {
         engine_with(
             paragraf_rank::RankParams::from_json_str(&format!(
-                r#"{{"denseTopN": 1, "lexicalTopN": 1, "headingMaxNorms": 0{extra}}}"#
+                r#"{{"denseTopN": 1, "lexicalTopN": 1, "headingMaxNorms": 0, "normLexicalTopN": 0{extra}}}"#
             ))
             .unwrap(),
         )

@@ -568,6 +568,87 @@ impl InvertedIndex {
         })
     }
 
+    /// BM25 over groups of documents (a norm's chunks as one document):
+    /// per group the summed term frequencies of its documents, saturated
+    /// with the group's own `k` (`k1 · (1 − b + b · len / avg len)` of the
+    /// group, from [`InvertedIndex::group_k`]); idf over the groups. Returns
+    /// the score of every group (0 where no term occurs); `group_of[doc]` is
+    /// the group of a document, `u32::MAX` leaves it out.
+    pub fn bm25_grouped(
+        &self,
+        terms: &[(&str, f32)],
+        group_of: &[u32],
+        group_k: &[f32],
+    ) -> Vec<f32> {
+        let n_groups = group_k.len();
+        let mut scores = vec![0.0f32; n_groups];
+        if n_groups == 0 {
+            return scores;
+        }
+        let k1 = self.analyzer.config().bm25.k1;
+        let mut tf_of = vec![0.0f32; n_groups];
+        let mut touched: Vec<u32> = Vec::new();
+        for &(t, tw) in terms {
+            let Some(&tid) = self.term_ids.get(t) else {
+                continue;
+            };
+            let buf = self.text.postings(tid as usize);
+            let mut pos = 0usize;
+            let mut doc = 0u64;
+            while pos < buf.len() {
+                let (Some(delta), Some(tf)) =
+                    (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
+                else {
+                    break;
+                };
+                doc += delta;
+                let Some(&g) = group_of.get(doc as usize) else {
+                    break;
+                };
+                if g == u32::MAX || g as usize >= n_groups {
+                    continue;
+                }
+                if tf_of[g as usize] == 0.0 {
+                    touched.push(g);
+                }
+                tf_of[g as usize] += tf as f32;
+            }
+            let n = n_groups as f32;
+            let df = touched.len() as f32;
+            let w = tw * (1.0 + (n - df + 0.5) / (df + 0.5)).ln() * (1.0 + k1);
+            for &g in &touched {
+                let tf = tf_of[g as usize];
+                scores[g as usize] += w * (tf / (tf + group_k[g as usize]));
+                tf_of[g as usize] = 0.0;
+            }
+            touched.clear();
+        }
+        scores
+    }
+
+    /// The BM25 `k` of each group of documents (see
+    /// [`InvertedIndex::bm25_grouped`]): `k1 · (1 − b + b · len / avg)` with
+    /// the group's summed document lengths over the average group length.
+    pub fn group_k(&self, group_of: &[u32], n_groups: usize) -> Vec<f32> {
+        let p = &self.analyzer.config().bm25;
+        let mut len = vec![0u64; n_groups];
+        for (d, &g) in group_of.iter().enumerate() {
+            if (g as usize) < n_groups {
+                len[g as usize] += u64::from(self.doc_len(d as u32).unwrap_or(0));
+            }
+        }
+        let avg = if n_groups == 0 {
+            1.0
+        } else {
+            (len.iter().sum::<u64>() as f64 / n_groups as f64).max(1.0)
+        };
+        len.iter()
+            .map(|&l| {
+                (f64::from(p.k1) * (1.0 - f64::from(p.b) + f64::from(p.b) * l as f64 / avg)) as f32
+            })
+            .collect()
+    }
+
     /// Dot-product top-`k` over the sparse field; empty when it was not built.
     /// Duplicate query tokens have their weights summed.
     pub fn sparse(

@@ -589,3 +589,39 @@ fn the_same_vectors_give_the_same_graph() {
         assert_eq!(a.search(q, k, None), b.search(q, k, None));
     }
 }
+
+/// Norm BM25: a group (a norm's chunks) whose documents together hold every
+/// question word outranks a group whose one document repeats one word; a
+/// word found in every group weighs nothing; documents outside any group
+/// (`u32::MAX`) are left out.
+#[test]
+fn grouped_bm25_scores_a_norm_by_all_its_chunks() {
+    let texts = [
+        "Der Verantwortliche führt ein Verzeichnis.", // group 0
+        "Das Verzeichnis enthält die Zwecke der Verarbeitung.", // group 0
+        "Verzeichnis Verzeichnis Verzeichnis der Aufsichtsbehörde", // group 1
+        "Die Aufsichtsbehörde prüft die Verarbeitung.", // group 2
+        "Zwecke Zwecke Zwecke Verantwortliche",       // no group
+    ];
+    let langs = vec![Lang::De; texts.len()];
+    let inv =
+        InvertedIndex::build_with_langs(&texts, Some(&langs), None, &AnalyzerConfig::default())
+            .unwrap();
+    let group_of = [0, 0, 1, 2, u32::MAX];
+    let k = inv.group_k(&group_of, 3);
+    assert_eq!(k.len(), 3);
+    // group 0 is longer than the average group: its `k` is the largest
+    assert!(k[0] > k[1] && k[0] > k[2], "{k:?}");
+    let terms = inv.query_terms("Verantwortliche Verzeichnis Zwecke");
+    let weighted: Vec<(&str, f32)> = terms.iter().map(|t| (t.as_str(), 1.0)).collect();
+    let s = inv.bm25_grouped(&weighted, &group_of, &k);
+    assert_eq!(s.len(), 3);
+    assert!(s[0] > s[1] && s[1] > 0.0, "{s:?}");
+    assert_eq!(s[2], 0.0, "{s:?}");
+    // a weight scales a term's contribution
+    let half: Vec<(&str, f32)> = terms.iter().map(|t| (t.as_str(), 0.5)).collect();
+    let h = inv.bm25_grouped(&half, &group_of, &k);
+    assert!((h[0] - s[0] / 2.0).abs() < 1e-4, "{h:?} {s:?}");
+    // no groups: no scores
+    assert!(inv.bm25_grouped(&weighted, &group_of, &[]).is_empty());
+}

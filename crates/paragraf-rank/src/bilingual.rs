@@ -6,10 +6,11 @@
 //! The table is data (`lexicon/terms_de_en.tsv`), derived from the corpus's
 //! own parallel texts — the German and English versions of the same norms
 //! (DSGVO, KI-VO), aligned paragraph by paragraph — by
-//! `paragraf index terms` (`paragraf_engine::terms`): Dice coefficient of
+//! `paragraf index terms` (`paragraf_engine::lawwords`): Dice coefficient of
 //! co-occurrence over aligned units, kept where each term is the other's
-//! best partner. Terms are the index analyzer's output (stemmed, folded).
-//! No hand entries.
+//! best partner; then the one word two parallel headings leave unpaired
+//! (`heading_pairs`: „Einführer“ ↔ “importers”, „Verzeichnis“ ↔ “record”).
+//! Terms are the index analyzer's output (stemmed, folded). No hand entries.
 
 use paragraf_types::Lang;
 use std::collections::BTreeMap;

@@ -192,8 +192,9 @@ pub const HEADING_MIN_WEIGHT: f64 = 7.0;
 /// best match's `weight × coverage` (the question names one subject, not
 /// every heading that shares a word). Pinned by `pin_heading_defaults`.
 pub const HEADING_RELATIVE_MIN: f64 = 0.8;
-/// `headingMaxNorms` = 3 — most norms a heading match names per question,
-/// the best by `weight × coverage`. Pinned by `pin_heading_defaults`.
+/// `headingMaxNorms` = 3 — most distinct headings a heading match names per
+/// question, the best by `weight × coverage`; every norm carrying one of
+/// them fires (the same heading in several laws counts once). Pinned by `pin_heading_defaults`.
 pub const HEADING_MAX_NORMS: usize = 3;
 
 /// `headingCommonShare` = 0.5 — a heading word found in at least this share
@@ -324,6 +325,25 @@ pub const RECITAL_BRIDGE: bool = false;
 /// of 211; without a margin 26 right, 8 wrong, and a few hub articles —
 /// Art. 1, 6, 9 — collect most links). Pinned by `pin_recital_bridge_default`.
 pub const RECITAL_BRIDGE_MARGIN: f64 = 0.005;
+
+// ---------------------------------------------------------------- norm BM25 (own, 01 lexical channel)
+// The user asks for a norm, not for a chunk: BM25 over the whole text of
+// each norm (all its chunks of one language as one document, idf over the
+// norms) finds the article whose paragraphs together hold the question's
+// words, where chunk BM25 rewards the one short paragraph that repeats one.
+
+/// `normLexicalMix` = 0.2 — share of the norm BM25 in a chunk's lexical
+/// score: `lexical = (1 − mix) · chunk BM25 + mix · norm BM25` (0: chunk
+/// BM25 alone). Picked from 0.2 / 0.4 / 0.6 on the full e5-small index
+/// (`eval/baselines/session17-retrieval.md`): at 0.2 the 14 own sets
+/// together gain hit@1 (416 questions, 0.627 → 0.635; hand topics off
+/// 0.543 → 0.555), golden-para 0.917 → 0.944, golden-dev unchanged; 0.4
+/// and 0.6 lose it again. Pinned by `pin_norm_lexical_defaults`.
+pub const NORM_LEXICAL_MIX: f64 = 0.2;
+/// `normLexicalTopN` = 20 — norms with the best norm BM25 whose chunks join
+/// the candidate pool (when `normLexicalMix` > 0). Pinned by
+/// `pin_norm_lexical_defaults`.
+pub const NORM_LEXICAL_TOP_N: usize = 20;
 
 // ---------------------------------------------------------------- candidate pools (own)
 

@@ -29,8 +29,10 @@
 //! `matched ≥ headingMinWeight` (one rare word or two ordinary ones; a
 //! heading like „Begriffsbestimmungen“ present in every act has a tiny idf
 //! and never fires alone). Of the strong matches the best
-//! `headingMaxNorms` by `matched × coverage` (ties: coverage, then norm id)
-//! fire, and only those within `headingRelativeMin × best`: a short heading
+//! `headingMaxNorms` distinct headings by `matched × coverage` (ties:
+//! coverage, then norm id) fire — every norm that carries one of them, so
+//! the same heading in several laws neither crowds out the others nor is
+//! cut by norm id — and only those within `headingRelativeMin × best`: a short heading
 //! the question covers whole („Obligations of distributors“) outranks a
 //! longer one it covers in part („Requirements for products with digital
 //! elements“) though the longer one matched more words.
@@ -515,7 +517,8 @@ impl LawTitleTable {
 }
 
 /// Order by `weight × coverage` desc, coverage desc, norm id asc; one match
-/// per norm; keep `headingMaxNorms` within `headingRelativeMin × best`.
+/// per norm; keep those within `headingRelativeMin × best` whose heading
+/// (case aside) is one of the first `headingMaxNorms` distinct headings.
 fn best_matches(mut found: Vec<HeadingMatch>, p: &RankParams) -> Vec<HeadingMatch> {
     let key = |m: &HeadingMatch| m.weight * m.coverage;
     found.sort_by(|a, b| {
@@ -529,7 +532,21 @@ fn best_matches(mut found: Vec<HeadingMatch>, p: &RankParams) -> Vec<HeadingMatc
     found.retain(|m| seen.insert(m.norm.0.clone()));
     let best = found.first().map_or(0.0, key);
     found.retain(|m| key(m) >= p.heading_relative_min * best);
-    found.truncate(p.heading_max_norms);
+    // one heading in several laws („Obligations of importers“ in the CRA,
+    // the GPSR, the RED) names one thing: its norms fire together and count
+    // once, and retrieval and the domains decide among them
+    let mut kept: Vec<String> = Vec::new();
+    found.retain(|m| {
+        let h = m.heading.to_lowercase();
+        if kept.contains(&h) {
+            return true;
+        }
+        if kept.len() < p.heading_max_norms {
+            kept.push(h);
+            return true;
+        }
+        false
+    });
     found
 }
 
@@ -906,6 +923,43 @@ mod tests {
         // "Wie lange müssen Unterlagen aufbewahrt werden?"
         let m = table().matches(&qt(&["lang", "unterlag", "aufbewahr"]), &p);
         assert_eq!(m[0].norm.as_str(), "§ 257 HGB", "{m:?}");
+    }
+
+    #[test]
+    fn one_heading_in_several_laws_fires_in_each() {
+        let p = RankParams {
+            heading_max_norms: 1,
+            ..small_table_params(0.5)
+        };
+        let t = HeadingTable::new(vec![
+            h(
+                "Art. 11 GPSR",
+                "Obligations of importers",
+                &["oblig", "import"],
+            ),
+            h(
+                "Art. 19 CRA",
+                "Obligations of importers",
+                &["oblig", "import"],
+            ),
+            h(
+                "Art. 13 CRA",
+                "Obligations of manufacturers",
+                &["oblig", "manufactur"],
+            ),
+            h(
+                "Art. 20 CRA",
+                "Obligations of distributors",
+                &["oblig", "distributor"],
+            ),
+            h("Art. 4 CRA", "Free movement", &["free", "movement"]),
+        ]);
+        // "what must an importer check", "duties of importers"
+        for terms in [&["import", "check"][..], &["duti", "import", "oblig"]] {
+            let m = t.matches(&qt(terms), &p);
+            let norms: Vec<&str> = m.iter().map(|m| m.norm.as_str()).collect();
+            assert_eq!(norms, ["Art. 11 GPSR", "Art. 19 CRA"], "{terms:?}: {m:?}");
+        }
     }
 
     #[test]

@@ -119,6 +119,8 @@ pub struct RankParams {
     pub jurisdiction_top_n: usize,
     pub recital_bridge: bool,
     pub recital_bridge_margin: f64,
+    pub norm_lexical_mix: f64,
+    pub norm_lexical_top_n: usize,
 }
 
 impl Default for RankParams {
@@ -176,6 +178,8 @@ impl Default for RankParams {
             jurisdiction_top_n: c::JURISDICTION_TOP_N,
             recital_bridge: c::RECITAL_BRIDGE,
             recital_bridge_margin: c::RECITAL_BRIDGE_MARGIN,
+            norm_lexical_mix: c::NORM_LEXICAL_MIX,
+            norm_lexical_top_n: c::NORM_LEXICAL_TOP_N,
         }
     }
 }
@@ -227,8 +231,9 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 38] = [
+        let floats: [(&'static str, f64); 39] = [
             ("synonymBm25Weight", self.synonym_bm25_weight),
+            ("normLexicalMix", self.norm_lexical_mix),
             ("answerTypeGain", self.answer_type_gain),
             ("recitalBridgeMargin", self.recital_bridge_margin),
             ("lawTitleGain", self.law_title_gain),
@@ -317,6 +322,17 @@ impl RankParams {
                 field: "denseCeil",
                 message: format!("must be greater than denseFloor ({})", self.dense_floor),
             });
+        }
+        for (field, v) in [
+            ("normLexicalMix", self.norm_lexical_mix),
+            ("headingCommonCredit", self.heading_common_credit),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(RankError::Param {
+                    field,
+                    message: format!("must be a share in 0..=1, got {v}"),
+                });
+            }
         }
         for (field, v) in [
             ("citationSaturation", self.citation_saturation),

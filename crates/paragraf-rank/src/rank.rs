@@ -833,7 +833,7 @@ fn ensure_control_diversity(v: &mut [Scored<'_>], top_k: usize) -> Vec<(usize, S
     injected
 }
 
-fn raw_reason(s: &Scored<'_>, stage: Stage) -> String {
+fn raw_reason(s: &Scored<'_>, stage: Stage, norm_mix: f64) -> String {
     let mut parts = Vec::new();
     if let Some(d) = s.dense {
         parts.push(format!("dense cos {d:.3}→{:.3}", s.dense_n));
@@ -841,7 +841,15 @@ fn raw_reason(s: &Scored<'_>, stage: Stage) -> String {
         parts.push(format!("dense ohne Vektor: Median {:.3}", s.dense_n));
     }
     if let Some(l) = s.lexical {
-        parts.push(format!("bm25 {l:.2}→{:.3}", s.lexical_n));
+        if norm_mix > 0.0 {
+            // the engine mixed the norm BM25 in (`normLexicalMix`)
+            parts.push(format!(
+                "bm25 (Chunk/Norm, normLexicalMix {norm_mix}) {l:.2}→{:.3}",
+                s.lexical_n
+            ));
+        } else {
+            parts.push(format!("bm25 {l:.2}→{:.3}", s.lexical_n));
+        }
     }
     if let Some(x) = s.sparse {
         parts.push(format!("sparse {x:.3}→{:.3}", s.sparse_n));
@@ -869,6 +877,7 @@ fn to_result(
     s: &Scored<'_>,
     rank: usize,
     stage: Stage,
+    norm_mix: f64,
     diversity: Option<SourceRole>,
 ) -> SearchResult {
     let c = s.chunk;
@@ -880,7 +889,7 @@ fn to_result(
             constant: t.constant,
             value: t.value,
             reason: match &t.reason {
-                Reason::Raw => raw_reason(s, stage),
+                Reason::Raw => raw_reason(s, stage, norm_mix),
                 r => reason_text(r, c, q),
             },
         })
@@ -951,7 +960,7 @@ pub fn rank(
         .enumerate()
         .map(|(i, s)| {
             let div = injected.iter().find(|(pos, _)| *pos == i).map(|(_, r)| *r);
-            to_result(q, s, i + 1, stage, div)
+            to_result(q, s, i + 1, stage, params.norm_lexical_mix, div)
         })
         .collect()
 }

@@ -598,6 +598,17 @@ fn pin_recital_bridge_default() {
 }
 
 #[test]
+fn pin_norm_lexical_defaults() {
+    assert_eq!((c::NORM_LEXICAL_MIX, c::NORM_LEXICAL_TOP_N), (0.2, 20));
+    let p = RankParams::default();
+    assert_eq!((p.norm_lexical_mix, p.norm_lexical_top_n), (0.2, 20));
+    let off = RankParams::from_json_str(r#"{"normLexicalMix": 0.0}"#).unwrap();
+    assert_eq!(off.norm_lexical_mix, 0.0);
+    let bad = RankParams::from_json_str(r#"{"normLexicalMix": 1.5}"#);
+    assert!(bad.is_err(), "a share above 1 is refused");
+}
+
+#[test]
 fn pin_heading_vector_defaults() {
     assert_eq!(
         (
