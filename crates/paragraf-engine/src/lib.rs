@@ -563,8 +563,22 @@ impl Engine {
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
         let analyzer = self.index.inverted.analyzer();
-        let terms =
+        let mut terms =
             lawwords::question_terms(analyzer, query, q.lang, self.bilingual, &self.synonyms);
+        // a country the corpus has no law of: the law's word for it
+        // („Drittland“, "third country") is searched too
+        if q.third_country {
+            for (lang, text) in &self.lexicon.third_country_terms {
+                for t in analyzer.analyze_lang(text, *lang) {
+                    if !terms.own.contains(&t) {
+                        terms.own.push(t.clone());
+                    }
+                    if !terms.heading.full.contains(&t) {
+                        terms.heading.full.push(t);
+                    }
+                }
+            }
+        }
         let mut all = terms.own;
         all.extend(terms.translated.iter().cloned());
         let defined = if q.definition_intent {

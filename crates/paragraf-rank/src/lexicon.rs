@@ -7,7 +7,7 @@
 use crate::answer_type::AnswerType;
 use crate::error::RankError;
 use crate::text::{norm_key, Pattern};
-use paragraf_types::{Domain, Jurisdiction, NormRef};
+use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -35,6 +35,21 @@ struct RawLexicon {
     topic: Vec<RawTopic>,
     #[serde(default)]
     answer_type: RawAnswerTypes,
+    #[serde(default)]
+    third_country: RawThirdCountry,
+}
+
+/// `[third_country]`: a country the corpus has no law of, and the law's words
+/// for it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawThirdCountry {
+    #[serde(default)]
+    signals: Vec<String>,
+    #[serde(default)]
+    terms_de: Vec<String>,
+    #[serde(default)]
+    terms_en: Vec<String>,
 }
 
 /// `[answer_type]`: per kind of fact, the patterns of a question asking for it.
@@ -222,6 +237,11 @@ pub struct Lexicon {
     /// Per answer type, the patterns of a question that asks for it
     /// (`[answer_type]`, `crate::answer_type`).
     pub answer_types: Vec<(AnswerType, Vec<Pattern>)>,
+    /// A country outside the EU the corpus has no law of (`[third_country]`).
+    pub third_country: Vec<Pattern>,
+    /// The law's words for such a country („Drittland“, "third country"),
+    /// each with its language; the engine analyses them into searched terms.
+    pub third_country_terms: Vec<(Lang, String)>,
 }
 
 fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
@@ -395,6 +415,19 @@ impl Lexicon {
             )?,
             historical: patterns("historical.signals", &raw.historical.signals)?,
             law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
+            third_country: patterns("third_country.signals", &raw.third_country.signals)?,
+            third_country_terms: raw
+                .third_country
+                .terms_de
+                .iter()
+                .map(|t| (Lang::De, t.clone()))
+                .chain(
+                    raw.third_country
+                        .terms_en
+                        .iter()
+                        .map(|t| (Lang::En, t.clone())),
+                )
+                .collect(),
             jurisdictions,
             domains,
             regulations,

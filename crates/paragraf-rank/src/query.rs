@@ -102,6 +102,11 @@ pub struct QueryAnalysis {
     pub historical: bool,
     /// Law-enforcement scope: BDSG Teil 3 / JI-RL in scope, no scopePenalty.
     pub law_enforcement: bool,
+    /// The question names a country outside the EU that the corpus has no law
+    /// of: a third country for the EU acts (`[third_country]`; the engine
+    /// searches the law's word for it too).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub third_country: bool,
     /// Norms cited in the question (from the corpus crate's citation parser).
     pub explicit_refs: Vec<NormRef>,
     /// Canonical norms of the detected topics (`topicGain`).
@@ -165,6 +170,7 @@ impl Default for QueryAnalysis {
             as_of: None,
             historical: false,
             law_enforcement: false,
+            third_country: false,
             explicit_refs: Vec::new(),
             topic_norms: Vec::new(),
             topics: Vec::new(),
@@ -576,6 +582,10 @@ pub fn analyze_query_with(
         q.law_enforcement = true;
         q.push("law_enforcement", &p.source, words);
     }
+    if let Some((p, words)) = first_match(&lex.third_country, &toks) {
+        q.third_country = true;
+        q.push("third_country", &p.source, words);
+    }
 
     // historical / as-of
     if let Some((p, words)) = first_match(&lex.historical, &toks) {
@@ -851,6 +861,29 @@ mod tests {
         assert!(a("Gilt in Deutschland eine Meldepflicht für Datenpannen?")
             .named_foreign_jurisdictions()
             .is_empty());
+    }
+
+    #[test]
+    fn a_country_without_its_own_law_is_a_third_country() {
+        for s in [
+            "Dürfen wir Personaldaten an eine Tochterfirma in Indien schicken?",
+            "Can we host customer records with a cloud provider in the United States?",
+            "Darf unser Dienstleister die Daten auf Rechnern außerhalb der EU speichern?",
+        ] {
+            let q = a(s);
+            assert!(q.third_country, "{s}: {:?}", q.signals);
+            assert!(
+                q.signals.iter().any(|x| x.feature == "third_country"),
+                "{s}"
+            );
+        }
+        for s in [
+            "Gilt das Datenschutzgesetz auch für Firmen in der Schweiz?",
+            "Can you tell us which records we must keep?",
+            "Welche Pflichten hat ein Einführer von Spielzeug?",
+        ] {
+            assert!(!a(s).third_country, "{s}");
+        }
     }
 
     #[test]
