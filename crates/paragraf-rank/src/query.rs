@@ -4,8 +4,8 @@
 
 use crate::answer_type::AnswerType;
 use crate::headings::HeadingMatch;
-use crate::lexicon::{Lexicon, ScopeWhen};
-use crate::text::{first_match, norm_key, tokens_with_variants};
+use crate::lexicon::{Lexicon, RegulationEntry, ScopeWhen};
+use crate::text::{first_match, norm_key, tokens_with_variants, Pattern};
 use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -441,6 +441,18 @@ fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) -> bool {
 /// Analyse a question with the lexicon. `explicit_refs` are the norms the
 /// corpus crate's citation parser found in the query; they are recorded as
 /// signals, and their regulations count as named (domain, jurisdiction).
+/// Whether every occurrence of the words `short` in `toks` lies inside an
+/// occurrence of the longer words `long` (both as matched, space-separated).
+fn inside_only(toks: &[String], short: &str, long: &str) -> bool {
+    if long.split(' ').count() <= short.split(' ').count() {
+        return false;
+    }
+    let text = format!(" {} ", toks.join(" "));
+    let count = |w: &str| text.matches(&format!(" {w} ")).count();
+    let inner = format!(" {long} ").matches(&format!(" {short} ")).count();
+    inner > 0 && count(short) <= count(long) * inner
+}
+
 pub fn analyze_query(query: &str, explicit_refs: &[NormRef], lex: &Lexicon) -> QueryAnalysis {
     analyze_query_with(query, explicit_refs, lex, true)
 }
@@ -480,13 +492,24 @@ pub fn analyze_query_with(
 
     // regulations named in the question, and those of explicit references
     let mut named_juris: Vec<Jurisdiction> = Vec::new();
-    for r in &lex.regulations {
-        if let Some((p, words)) = first_match(&r.aliases, &toks) {
-            q.regulations.push(r.name.clone());
-            q.push("regulation", &p.source, format!("{} ({words})", r.name));
-            if r.jurisdiction != Jurisdiction::Int {
-                push_unique(&mut named_juris, r.jurisdiction);
-            }
+    let named: Vec<(&RegulationEntry, &Pattern, String)> = lex
+        .regulations
+        .iter()
+        .filter_map(|r| first_match(&r.aliases, &toks).map(|(p, words)| (r, p, words)))
+        .collect();
+    for (r, p, words) in &named {
+        // a name inside a longer name of another law is that law's („gdpr“
+        // in „UK GDPR“): it names its own law only where it also stands alone
+        if named
+            .iter()
+            .any(|(o, _, longer)| o.name != r.name && inside_only(&toks, words, longer))
+        {
+            continue;
+        }
+        q.regulations.push(r.name.clone());
+        q.push("regulation", &p.source, format!("{} ({words})", r.name));
+        if r.jurisdiction != Jurisdiction::Int {
+            push_unique(&mut named_juris, r.jurisdiction);
         }
     }
     for nr in explicit_refs {
@@ -884,6 +907,24 @@ mod tests {
         ] {
             assert!(!a(s).third_country, "{s}");
         }
+    }
+
+    #[test]
+    fn a_name_inside_a_longer_name_names_the_longer_law() {
+        let regs = |s: &str| a(s).regulations;
+        for s in [
+            "Does the UK GDPR require a record of processing activities?",
+            "Which fines can the ICO impose under the UK GDPR?",
+        ] {
+            assert_eq!(regs(s), ["UK GDPR"], "{s}");
+        }
+        // standing alone as well, the short name names its own law too
+        let both = regs("Is the UK GDPR stricter than the GDPR on consent?");
+        assert!(
+            both.contains(&"UK GDPR".to_string()) && both.contains(&"DSGVO".to_string()),
+            "{both:?}"
+        );
+        assert_eq!(regs("Does the GDPR apply to a sole trader?"), ["DSGVO"]);
     }
 
     #[test]
