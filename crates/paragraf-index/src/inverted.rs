@@ -77,6 +77,24 @@ impl Field {
         let (s, e) = (self.off[t] as usize, self.off[t + 1] as usize);
         self.post.get(s..e).unwrap_or(&[])
     }
+
+    /// A term's postings decoded: `(doc, tf)` in ascending doc order (the
+    /// encoding is doc delta, tf, both varints); stops at a truncated entry.
+    fn doc_tf(&self, t: usize) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let buf = self.postings(t);
+        let (mut pos, mut doc) = (0usize, 0u64);
+        std::iter::from_fn(move || {
+            if pos >= buf.len() {
+                return None;
+            }
+            let (Some(delta), Some(tf)) = (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
+            else {
+                return None;
+            };
+            doc += delta;
+            Some((doc, tf))
+        })
+    }
 }
 
 /// Per-thread scratch space of the term-at-a-time scorer.
@@ -443,15 +461,8 @@ impl InvertedIndex {
         let Some(&tid) = self.term_ids.get(term) else {
             return Vec::new();
         };
-        let buf = self.text.postings(tid as usize);
         let mut out = Vec::with_capacity(self.text.df[tid as usize] as usize);
-        let (mut pos, mut doc) = (0usize, 0u64);
-        while pos < buf.len() {
-            let (Some(delta), Some(_tf)) = (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
-            else {
-                break;
-            };
-            doc += delta;
+        for (doc, _) in self.text.doc_tf(tid as usize) {
             if doc >= u64::from(limit) {
                 break;
             }
@@ -537,16 +548,7 @@ impl InvertedIndex {
                 };
                 let tid = tid as usize;
                 let w = tw * self.idf(self.text.df[tid]) * (1.0 + k1);
-                let buf = self.text.postings(tid);
-                let mut pos = 0usize;
-                let mut doc = 0u64;
-                while pos < buf.len() {
-                    let (Some(delta), Some(tf)) =
-                        (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
-                    else {
-                        break;
-                    };
-                    doc += delta;
+                for (doc, tf) in self.text.doc_tf(tid) {
                     let d = doc as usize;
                     let Some(&dk) = self.doc_k.get(d) else {
                         break;
@@ -592,16 +594,7 @@ impl InvertedIndex {
             let Some(&tid) = self.term_ids.get(t) else {
                 continue;
             };
-            let buf = self.text.postings(tid as usize);
-            let mut pos = 0usize;
-            let mut doc = 0u64;
-            while pos < buf.len() {
-                let (Some(delta), Some(tf)) =
-                    (get_varint(buf, &mut pos), get_varint(buf, &mut pos))
-                else {
-                    break;
-                };
-                doc += delta;
+            for (doc, tf) in self.text.doc_tf(tid as usize) {
                 let Some(&g) = group_of.get(doc as usize) else {
                     break;
                 };
