@@ -61,6 +61,11 @@ pub fn norm_encode(len: u32) -> u8 {
     lo as u8
 }
 
+/// BM25's idf of a term found in `df` of `n` documents (or groups).
+fn bm25_idf(n: f32, df: f32) -> f32 {
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
 /// One field's postings.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Field {
@@ -478,9 +483,7 @@ impl InvertedIndex {
 
     /// `idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5))`.
     pub fn idf(&self, df: u32) -> f32 {
-        let n = self.n_docs as f32;
-        let df = df as f32;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        bm25_idf(self.n_docs as f32, df as f32)
     }
 
     /// Analyzed, de-duplicated query terms (first occurrence order) in the
@@ -606,9 +609,7 @@ impl InvertedIndex {
                 }
                 tf_of[g as usize] += tf as f32;
             }
-            let n = n_groups as f32;
-            let df = touched.len() as f32;
-            let w = tw * (1.0 + (n - df + 0.5) / (df + 0.5)).ln() * (1.0 + k1);
+            let w = tw * bm25_idf(n_groups as f32, touched.len() as f32) * (1.0 + k1);
             for &g in &touched {
                 let tf = tf_of[g as usize];
                 scores[g as usize] += w * (tf / (tf + group_k[g as usize]));
