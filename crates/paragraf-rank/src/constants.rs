@@ -41,6 +41,17 @@ pub const OFF_DOMAIN_PENALTY: f64 = 0.10;
 /// lexicon). Seed 02. Pinned by `pin_scope_penalty`.
 pub const SCOPE_PENALTY: f64 = 0.25;
 
+/// `scopeMatchGain` = 0.10 — the other side of `scopePenalty` (own, seed
+/// 02): at a law-enforcement question the norms a general question is kept
+/// from (BDSG Teil 3, the JI-RL: scope rules with an `in_scope` text) are the
+/// ones it is about. Measured on the full e5-small index (session 18),
+/// hit@1 full / hand topics off at 0 → 0.05 → 0.10 → 0.15: own-lawenf (15
+/// own law-enforcement questions, written for this) 0.533 / 0.467 → 0.667 /
+/// 0.667 → 0.733 / 0.733 → 0.733 / 0.800; golden-dev and golden-para gain one
+/// question each with hand topics off; the 416 other own questions do not
+/// move. Pinned by `pin_scope_match_gain`.
+pub const SCOPE_MATCH_GAIN: f64 = 0.10;
+
 /// `topicGain` = 0.18 — bonus for the canonical norm of a detected topic
 /// (e.g. Art. 37 DSGVO on a DPO question) or an explicitly cited norm.
 /// Seed 02. Pinned by `pin_topic_gain`.

@@ -124,6 +124,8 @@ struct RawScopeRule {
     to: Option<u32>,
     penalise_when: String,
     reason: String,
+    #[serde(default)]
+    in_scope: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -201,6 +203,10 @@ pub struct ScopeRule {
     pub penalise_when: ScopeWhen,
     /// German reason written into the explanation.
     pub reason: String,
+    /// The norms' own scope, in German, when a question has it
+    /// (`scopeMatchGain`): a rule penalised at a general question names the
+    /// norms a law-enforcement question is about.
+    pub in_scope: Option<String>,
 }
 
 /// Topic → canonical norms (`topicGain`).
@@ -358,6 +364,7 @@ impl Lexicon {
                 range,
                 penalise_when: scope_when(&format!("{f}.penalise_when"), &s.penalise_when)?,
                 reason: s.reason.clone(),
+                in_scope: s.in_scope.clone(),
             });
         }
         let mut topics = Vec::new();

@@ -74,6 +74,7 @@ pub struct RankParams {
     pub domain_match_gain: f64,
     pub off_domain_penalty: f64,
     pub scope_penalty: f64,
+    pub scope_match_gain: f64,
     pub topic_gain: f64,
     pub superseded_penalty: f64,
     pub intent_lift_gain: f64,
@@ -133,6 +134,7 @@ impl Default for RankParams {
             domain_match_gain: c::DOMAIN_MATCH_GAIN,
             off_domain_penalty: c::OFF_DOMAIN_PENALTY,
             scope_penalty: c::SCOPE_PENALTY,
+            scope_match_gain: c::SCOPE_MATCH_GAIN,
             topic_gain: c::TOPIC_GAIN,
             superseded_penalty: c::SUPERSEDED_PENALTY,
             intent_lift_gain: c::INTENT_LIFT_GAIN,
@@ -231,7 +233,7 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 39] = [
+        let floats: [(&'static str, f64); 40] = [
             ("synonymBm25Weight", self.synonym_bm25_weight),
             ("normLexicalMix", self.norm_lexical_mix),
             ("answerTypeGain", self.answer_type_gain),
@@ -253,6 +255,7 @@ impl RankParams {
             ("domainMatchGain", self.domain_match_gain),
             ("offDomainPenalty", self.off_domain_penalty),
             ("scopePenalty", self.scope_penalty),
+            ("scopeMatchGain", self.scope_match_gain),
             ("topicGain", self.topic_gain),
             ("supersededPenalty", self.superseded_penalty),
             ("intentLiftGain", self.intent_lift_gain),

@@ -81,6 +81,16 @@ pub struct ActiveScopeRule {
     pub reason: String,
 }
 
+/// Index of the first rule of `rules` that covers `norm` of `regulation`.
+fn covering(rules: &[ActiveScopeRule], regulation: &str, norm: &str) -> Option<usize> {
+    let number = crate::rank::norm_number(norm);
+    rules.iter().position(|r| {
+        r.regulation == regulation
+            && r.range
+                .is_none_or(|(a, b)| number.is_some_and(|n| a <= n && n <= b))
+    })
+}
+
 /// Result of [`analyze_query`]; input of [`crate::rank`] and [`crate::assess`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueryAnalysis {
@@ -150,6 +160,10 @@ pub struct QueryAnalysis {
     pub regulations: Vec<String>,
     /// Scope rules that apply to this question.
     pub scope_rules: Vec<ActiveScopeRule>,
+    /// Norm ranges whose own scope the question has (`scopeMatchGain`): the
+    /// ranges a general question penalises, at a law-enforcement question.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scope_matches: Vec<ActiveScopeRule>,
     /// Regulation → regime (family) of the lexicon, for cross-regime (06).
     pub regimes: BTreeMap<String, String>,
     /// Every detected feature with the signal that fired it.
@@ -183,6 +197,7 @@ impl Default for QueryAnalysis {
             answer_norms: Vec::new(),
             regulations: Vec::new(),
             scope_rules: Vec::new(),
+            scope_matches: Vec::new(),
             regimes: BTreeMap::new(),
             signals: Vec::new(),
         }
@@ -236,12 +251,16 @@ impl QueryAnalysis {
     /// Index of the active scope rule that covers `norm` (`§ 75`, `Art. 2`)
     /// of `regulation`, if any (`scopePenalty`, seed 02; the gate's Scope).
     pub fn scope_rule_for(&self, regulation: &str, norm: &str) -> Option<usize> {
-        let number = crate::rank::norm_number(norm);
-        self.scope_rules.iter().position(|r| {
-            r.regulation == regulation
-                && r.range
-                    .is_none_or(|(a, b)| number.is_some_and(|n| a <= n && n <= b))
-        })
+        covering(&self.scope_rules, regulation, norm)
+    }
+
+    /// Index of the scope match that covers `norm` of `regulation`, if any
+    /// (`scopeMatchGain`).
+    pub fn scope_match_for(&self, regulation: &str, norm: &str) -> Option<usize> {
+        if self.scope_matches.is_empty() {
+            return None;
+        }
+        covering(&self.scope_matches, regulation, norm)
     }
 
     /// Record heading / defined-term matches (each becomes a `heading`
@@ -751,6 +770,17 @@ pub fn analyze_query_with(
                 regulation: s.regulation.clone(),
                 range: s.range,
                 reason: s.reason.clone(),
+            });
+        }
+        // the other side of a rule for general questions: a law-enforcement
+        // question is about the norms such a rule keeps away from the others
+        if let (ScopeWhen::General, true, Some(text)) =
+            (s.penalise_when, q.law_enforcement, &s.in_scope)
+        {
+            q.scope_matches.push(ActiveScopeRule {
+                regulation: s.regulation.clone(),
+                range: s.range,
+                reason: text.clone(),
             });
         }
     }

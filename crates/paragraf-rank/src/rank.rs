@@ -121,6 +121,8 @@ enum Reason {
     OffDomain,
     /// Index into `QueryAnalysis::scope_rules`.
     Scope(usize),
+    /// Index into `QueryAnalysis::scope_matches`.
+    ScopeMatch(usize),
     /// Number of norms citing this one.
     Cited(usize),
     TopicExplicit,
@@ -485,6 +487,17 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 Reason::Scope(ri),
             );
         }
+        // scopeMatchGain (own): the question has this norm's own scope
+        if p.scope_match_gain != 0.0 {
+            if let Some(ri) = q.scope_match_for(&c.regulation, &c.norm) {
+                s.add(
+                    "scopeMatchGain",
+                    p.scope_match_gain,
+                    p.scope_match_gain,
+                    Reason::ScopeMatch(ri),
+                );
+            }
+        }
         // topic / explicit reference (cheap suffix pre-check before building the key)
         let named = |list: &[NormRef]| list.iter().any(|n| n.0.ends_with(c.regulation.as_str()));
         let heading_named = q
@@ -574,6 +587,11 @@ fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
         ),
         Reason::Scope(i) => q
             .scope_rules
+            .get(*i)
+            .map(|r| r.reason.clone())
+            .unwrap_or_default(),
+        Reason::ScopeMatch(i) => q
+            .scope_matches
             .get(*i)
             .map(|r| r.reason.clone())
             .unwrap_or_default(),

@@ -155,6 +155,40 @@ fn pin_scope_penalty() {
 }
 
 #[test]
+fn pin_scope_match_gain() {
+    assert_eq!(c::SCOPE_MATCH_GAIN, 0.10);
+    // two law-enforcement wordings: BDSG Teil 3 and the JI-RL are in scope
+    for text in [
+        "Wie lange darf die Kriminalpolizei Fingerabdrücke von Verdächtigen speichern?",
+        "May a public prosecutor share case files with a foreign authority?",
+    ] {
+        let qa = q(text);
+        assert!(qa.law_enforcement, "{text}");
+        for (reg, norm, expect) in [
+            ("BDSG", "§ 44", 0.0),
+            ("BDSG", "§ 45", 0.10),
+            ("BDSG", "§ 84", 0.10),
+            ("BDSG", "§ 85", 0.0),
+            ("JI-RL", "Art. 4", 0.10),
+            ("DSGVO", "Art. 17", 0.0),
+        ] {
+            let ch = chunk(reg, norm).domains(DP).build();
+            let r = one(&qa, &ch, 0.5);
+            assert_eq!(value(&r, "scopeMatchGain"), expect, "{text}: {norm} {reg}");
+            assert_eq!(
+                value(&r, "scopePenalty"),
+                if reg == "DSGVO" { -0.25 } else { 0.0 }
+            );
+        }
+    }
+    // a general data-protection question: no gain, the penalty instead
+    let qa = q("Wie lange darf ein Onlineshop Bestelldaten speichern?");
+    let r = one(&qa, &chunk("BDSG", "§ 75").domains(DP).build(), 0.5);
+    assert_eq!(value(&r, "scopeMatchGain"), 0.0);
+    assert_eq!(value(&r, "scopePenalty"), -0.25);
+}
+
+#[test]
 fn pin_topic_gain() {
     assert_eq!(c::TOPIC_GAIN, 0.18);
     let qa = q("Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?");
