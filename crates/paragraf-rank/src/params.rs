@@ -72,6 +72,7 @@ pub struct RankParams {
     pub foreign_penalty: f64,
     pub unknown_penalty: f64,
     pub domain_match_gain: f64,
+    pub domain_cover_gain: f64,
     pub off_domain_penalty: f64,
     pub scope_penalty: f64,
     pub scope_match_gain: f64,
@@ -132,6 +133,7 @@ impl Default for RankParams {
             foreign_penalty: c::FOREIGN_PENALTY,
             unknown_penalty: c::UNKNOWN_PENALTY,
             domain_match_gain: c::DOMAIN_MATCH_GAIN,
+            domain_cover_gain: c::DOMAIN_COVER_GAIN,
             off_domain_penalty: c::OFF_DOMAIN_PENALTY,
             scope_penalty: c::SCOPE_PENALTY,
             scope_match_gain: c::SCOPE_MATCH_GAIN,
@@ -233,7 +235,7 @@ impl RankParams {
     /// Check ranges: every float finite, weights non-negative with a positive
     /// sum, `denseCeil > denseFloor`, norm floors positive.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 40] = [
+        let floats: [(&'static str, f64); 41] = [
             ("synonymBm25Weight", self.synonym_bm25_weight),
             ("normLexicalMix", self.norm_lexical_mix),
             ("answerTypeGain", self.answer_type_gain),
@@ -253,6 +255,7 @@ impl RankParams {
             ("foreignPenalty", self.foreign_penalty),
             ("unknownPenalty", self.unknown_penalty),
             ("domainMatchGain", self.domain_match_gain),
+            ("domainCoverGain", self.domain_cover_gain),
             ("offDomainPenalty", self.off_domain_penalty),
             ("scopePenalty", self.scope_penalty),
             ("scopeMatchGain", self.scope_match_gain),

@@ -118,6 +118,8 @@ enum Reason {
     Foreign,
     Unknown,
     DomainMatch(Domain),
+    /// Number of question domains the chunk's law covers.
+    DomainCover(usize),
     OffDomain,
     /// Index into `QueryAnalysis::scope_rules`.
     Scope(usize),
@@ -443,6 +445,17 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                     p.domain_match_gain,
                     Reason::DomainMatch(*d),
                 );
+                // domainCoverGain (own): each further question domain the
+                // chunk's law covers (TDDDG: data protection and telecom)
+                let more = c.domains.iter().filter(|d| q.domains.contains(d)).count() - 1;
+                if more > 0 && p.domain_cover_gain != 0.0 {
+                    s.add(
+                        "domainCoverGain",
+                        p.domain_cover_gain,
+                        p.domain_cover_gain * more as f64,
+                        Reason::DomainCover(more + 1),
+                    );
+                }
             } else if c.source_class.is_binding() {
                 s.add(
                     "offDomainPenalty",
@@ -580,6 +593,11 @@ fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
         Reason::Unknown => "unklassifizierte Quelle".to_string(),
         Reason::Cited(n) => format!("von {n} Normen zitiert (zentral im Regelwerk)"),
         Reason::DomainMatch(d) => format!("Domäne {d} passt zur Frage"),
+        Reason::DomainCover(n) => format!(
+            "das Regelwerk deckt {n} der {} Domänen der Frage ab ({})",
+            q.domains.len(),
+            list(&c.domains)
+        ),
         Reason::OffDomain => format!(
             "bindend, aber fachfremd ({} statt {})",
             list(&c.domains),

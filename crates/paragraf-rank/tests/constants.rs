@@ -126,6 +126,30 @@ fn pin_domain_match_gain() {
 }
 
 #[test]
+fn pin_domain_cover_gain() {
+    assert_eq!(c::DOMAIN_COVER_GAIN, 0.05);
+    let both = &[Domain::DataProtection, Domain::Telecom];
+    // two wordings with a data-protection and a telecom signal
+    for text in [
+        "Dürfen Telekommunikationsanbieter die personenbezogenen Daten ihrer Kunden speichern?",
+        "May a telecom provider keep the personal data of its subscribers?",
+    ] {
+        let qa = q(text);
+        assert!(qa.domains.contains(&Domain::DataProtection), "{text}");
+        assert!(qa.domains.contains(&Domain::Telecom), "{text}");
+        let r = one(&qa, &chunk("TDDDG", "§ 9").domains(both).build(), 0.5);
+        assert_eq!(value(&r, "domainMatchGain"), c::DOMAIN_MATCH_GAIN);
+        assert_eq!(value(&r, "domainCoverGain"), 0.05, "{text}");
+        let r = one(&qa, &chunk("DSGVO", "Art. 6").domains(DP).build(), 0.5);
+        assert_eq!(value(&r, "domainCoverGain"), 0.0, "{text}");
+    }
+    // one question domain: a law of two domains gets no more
+    let qa = q("Wie lange darf ein Arzt Patientendaten speichern?");
+    let r = one(&qa, &chunk("TDDDG", "§ 9").domains(both).build(), 0.5);
+    assert_eq!(value(&r, "domainCoverGain"), 0.0);
+}
+
+#[test]
 fn pin_off_domain_penalty() {
     assert_eq!(c::OFF_DOMAIN_PENALTY, 0.10);
     let ch = chunk("DSGVO", "Art. 33").domains(DP).build();
