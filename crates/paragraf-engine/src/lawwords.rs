@@ -750,7 +750,9 @@ pub struct QuestionTerms {
     /// Translations of the own terms (full words of the other language).
     pub translated: Vec<String>,
     /// Synonyms of the German full words that a heading holds
-    /// (`heading_synonyms`), for lexical retrieval at `synonymBm25Weight`.
+    /// (`heading_synonyms`), and the infinitive stems of German verb forms
+    /// (`Analyzer::verb_form_stem`), for lexical retrieval at
+    /// `synonymBm25Weight`.
     pub synonyms: Vec<String>,
     /// Full words + translations vs. compound parts, for heading matching.
     pub heading: QueryTerms,
@@ -780,6 +782,32 @@ pub fn question_terms(
             }
         }
     }
+    // a German verb form meets its infinitive's stem („eingestuft“ →
+    // `einstuf`, as „Einstufung“), at the synonyms' weight: lower-case
+    // words only (nouns are capitalised), and the question's first word.
+    // As own terms or in heading matching they cost more than they gave:
+    // a question's verbs are mostly generic („verlangt“, „zahlt“), its
+    // subject is in its nouns (session 18, `eval/baselines/session18-retrieval.md`)
+    let mut verb_forms: Vec<String> = Vec::new();
+    if lang == Lang::De {
+        let raw = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty());
+        for (i, w) in raw.enumerate() {
+            if i > 0 && w.chars().next().is_some_and(char::is_uppercase) {
+                continue;
+            }
+            let folded = paragraf_index::analyzer::fold(&w.to_lowercase());
+            if analyzer.is_stopword(&folded, Lang::De) {
+                continue;
+            }
+            if let Some(t) = analyzer.verb_form_stem(&folded) {
+                if !verb_forms.contains(&t) {
+                    verb_forms.push(t);
+                }
+            }
+        }
+    }
     let translated = table.translate(&own, lang);
     let synonyms = match lang {
         Lang::De => synonyms.expand(&full),
@@ -787,10 +815,15 @@ pub fn question_terms(
     };
     full.extend(translated.iter().cloned());
     parts.retain(|p| !full.contains(p));
-    let synonyms = synonyms
+    let mut synonyms: Vec<String> = synonyms
         .into_iter()
         .filter(|s| !own.contains(s) && !translated.contains(s))
         .collect();
+    for t in verb_forms {
+        if !own.contains(&t) && !synonyms.contains(&t) {
+            synonyms.push(t);
+        }
+    }
     QuestionTerms {
         own,
         translated,
@@ -823,6 +856,38 @@ mod tests {
         let table = heading_table(&chunks, &a);
         let syn = heading_synonyms(&a, &table);
         question_terms(&a, question, Lang::De, &BilingualTerms::default(), &syn).synonyms
+    }
+
+    #[test]
+    fn a_verb_form_joins_the_synonyms_as_its_infinitive() {
+        let words = ["einstufung", "loschen", "intern", "rechen"].map(String::from);
+        let a = Analyzer::with_lexicon(&AnalyzerConfig::default(), words);
+        let terms = |q: &str| {
+            let t = question_terms(
+                &a,
+                q,
+                Lang::De,
+                &BilingualTerms::default(),
+                &Synonyms::default(),
+            );
+            (t.own, t.synonyms)
+        };
+        let stem = |w: &str| a.analyze_lang(w, Lang::De)[0].clone();
+        for (q, want) in [
+            (
+                "Wann wird ein Spielzeug als gefährlich eingestuft?",
+                "einstufung",
+            ),
+            ("Bis wann müssen alte Bewerbungen gelöscht sein?", "loschen"),
+            ("Gelöscht werden muss was genau?", "loschen"),
+        ] {
+            let (own, syn) = terms(q);
+            assert!(syn.contains(&stem(want)), "{q}: {syn:?}");
+            assert!(!own.contains(&stem(want)), "{q}: {own:?}");
+        }
+        // capitalised words are nouns, not verb forms
+        let (_, syn) = terms("Welches Recht gilt für das Internet?");
+        assert!(syn.is_empty(), "{syn:?}");
     }
 
     #[test]

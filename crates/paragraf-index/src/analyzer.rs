@@ -164,6 +164,20 @@ pub fn fold_derivation(stem: &str) -> &str {
     }
 }
 
+/// Shortest word [`Analyzer::verb_form_stem`] looks at.
+const VERB_FORM_MIN_LEN: usize = 5;
+
+/// Shortest verb base [`Analyzer::verb_form_stem`] accepts („stuf“ of
+/// „eingestuft“; „geht“ has none).
+const VERB_FORM_MIN_BASE: usize = 3;
+
+/// German separable verb prefixes before the participle's ge-
+/// („ein-ge-stuft“, „ab-ge-lehnt“), folded.
+const SEPARABLE_PREFIXES: &[&str] = &[
+    "ab", "an", "auf", "aus", "bei", "dar", "ein", "fest", "her", "hin", "los", "mit", "nach",
+    "vor", "weg", "zu", "zuruck", "zusammen", "um", "weiter", "frei", "offen",
+];
+
 /// Fold umlauts and ß: `ä→a ö→o ü→u ß→ss`.
 pub fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -435,6 +449,56 @@ impl Analyzer {
         s
     }
 
+    /// German: the stem of the infinitive behind a participle or a finite
+    /// verb form that Snowball leaves apart from it („eingestuft“ →
+    /// `einstuf`, as „einstufen“ and „Einstufung“; „gespeichert“ → `speich`;
+    /// „verarbeitet“ → `verarbeit`; „haftet“ → `haft`). `folded` is the
+    /// lower-cased, umlaut-folded word. Only a stem some corpus word has
+    /// (`stem_tails`' lexicon stems) and that differs from the word's own
+    /// stem is returned; the caller passes verbs only (German nouns are
+    /// capitalised: „Recht“, „Internet“ are not verb forms).
+    pub fn verb_form_stem(&self, folded: &str) -> Option<String> {
+        if self.lexicon_stems.is_empty() || folded.chars().count() < VERB_FORM_MIN_LEN {
+            return None;
+        }
+        let own = self.stem(folded, Lang::De);
+        let infinitive = |base: &str| {
+            if base.ends_with("er") || base.ends_with("el") {
+                format!("{base}n")
+            } else {
+                format!("{base}en")
+            }
+        };
+        // the base of a form ending in -et / -t (`-t` after a vowel is not a verb ending)
+        let base_of = |w: &str| -> Option<String> {
+            let b = w.strip_suffix("et").or_else(|| {
+                let b = w.strip_suffix('t')?;
+                (!b.ends_with(['a', 'e', 'i', 'o', 'u'])).then_some(b)
+            })?;
+            (b.chars().count() >= VERB_FORM_MIN_BASE).then(|| b.to_string())
+        };
+        let mut candidates: Vec<String> = Vec::new();
+        // participle with ge-, after a separable prefix or none
+        for prefix in std::iter::once("").chain(SEPARABLE_PREFIXES.iter().copied()) {
+            if let Some(rest) = folded
+                .strip_prefix(prefix)
+                .and_then(|r| r.strip_prefix("ge"))
+            {
+                if let Some(base) = base_of(rest) {
+                    candidates.push(format!("{prefix}{}", infinitive(&base)));
+                }
+            }
+        }
+        // finite forms and participles without ge- (verarbeitet, haftet)
+        if let Some(base) = base_of(folded) {
+            candidates.push(infinitive(&base));
+        }
+        candidates
+            .into_iter()
+            .map(|c| self.stem(&c, Lang::De))
+            .find(|s| *s != own && self.lexicon_stems.contains(s))
+    }
+
     /// Split a folded word into lexicon parts (longest head first); `None`
     /// when no split exists.
     pub fn split(&self, w: &str, depth: usize) -> Option<Vec<String>> {
@@ -609,6 +673,34 @@ mod tests {
             lex,
         );
         assert_eq!(off.analyze_lang("vollautomatisch", Lang::De).len(), 1);
+    }
+
+    #[test]
+    fn verb_forms_meet_their_infinitive() {
+        let corpus = [
+            "einstufung",
+            "speichern",
+            "verarbeitung",
+            "ablehnen",
+            "loschen",
+            "haften",
+        ];
+        let a = Analyzer::with_lexicon(&AnalyzerConfig::default(), corpus.map(String::from));
+        let stem = |w: &str| a.analyze_lang(w, Lang::De)[0].clone();
+        for (form, like) in [
+            ("eingestuft", "einstufung"),
+            ("gespeichert", "speichern"),
+            ("verarbeitet", "verarbeitung"),
+            ("abgelehnt", "ablehnen"),
+            ("geloscht", "loschen"),
+            ("haftet", "haften"),
+        ] {
+            assert_eq!(a.verb_form_stem(form), Some(stem(like)), "{form}");
+        }
+        // no verb form, or no corpus word to meet
+        for w in ["gebiet", "geht", "haltbar", "eingerichtet"] {
+            assert_eq!(a.verb_form_stem(w), None, "{w}");
+        }
     }
 
     #[test]
