@@ -10,7 +10,7 @@
 use crate::answer_type::AnswerType;
 use crate::params::{FusionMethod, RankParams};
 use crate::query::{next_iso_day, DateRange, QueryAnalysis};
-use crate::text::norm_key;
+use crate::text::{norm_key, push_norm_key};
 use paragraf_types::{
     Chunk, ChunkId, Domain, Jurisdiction, NormRef, ScoreTerm, SearchResult, SourceClass,
     SourceRole, Status,
@@ -165,6 +165,9 @@ struct Scored<'a> {
     raw: f64,
     terms: Vec<Term>,
     score: f64,
+    /// Position in chunk-id order (after [`prepare`]): ties break on it as
+    /// on the id, without comparing strings.
+    ord: u32,
 }
 
 impl Scored<'_> {
@@ -211,6 +214,7 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             raw: 0.0,
             terms: Vec::with_capacity(10),
             score: 0.0,
+            ord: 0,
         })
         .collect();
     v.sort_by(|a, b| a.chunk.id.cmp(&b.chunk.id));
@@ -226,6 +230,9 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             false
         }
     });
+    for (i, s) in v.iter_mut().enumerate() {
+        s.ord = i as u32;
+    }
     v
 }
 
@@ -238,7 +245,7 @@ fn channel_ranks(v: &[Scored<'_>], get: impl Fn(&Scored<'_>) -> Option<f64>) -> 
         .collect();
     idx.sort_by(|a, b| {
         b.1.total_cmp(&a.1)
-            .then_with(|| v[a.0].chunk.id.cmp(&v[b.0].chunk.id))
+            .then_with(|| v[a.0].ord.cmp(&v[b.0].ord))
     });
     let mut ranks = vec![None; v.len()];
     for (r, (i, _)) in idx.into_iter().enumerate() {
@@ -402,6 +409,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
     } else {
         None
     };
+    let mut key = String::new();
     for s in v.iter_mut() {
         let c = s.chunk;
         // authorityCoef · weight/100 (03)
@@ -517,8 +525,18 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
             .heading_matches
             .iter()
             .any(|m| m.norm.0.ends_with(c.regulation.as_str()));
+        // the candidate's norm key, built once into a reused buffer
+        let mut key_built = false;
+        let mut norm_key_of = |key: &mut String| {
+            if !key_built {
+                key.clear();
+                push_norm_key(&c.norm, key);
+                push_norm_key(&c.regulation, key);
+                key_built = true;
+            }
+        };
         if named(&q.explicit_refs) || named(&q.topic_norms) || heading_named {
-            let key = norm_key(&format!("{}{}", c.norm, c.regulation));
+            norm_key_of(&mut key);
             if explicit_keys.contains(&key) {
                 s.add(
                     "topicGain",
@@ -528,15 +546,15 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 );
             } else if topic_keys.contains(&key) {
                 s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Topic);
-            } else if let Some(&i) = heading_keys.get(&key) {
+            } else if let Some(&i) = heading_keys.get(key.as_str()) {
                 s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Heading(i));
             }
         }
         // answerTypeGain (own): the norm states the kind of fact the
         // question asks for (a deadline, an amount, an age, a head count)
         if !answer_keys.is_empty() && p.answer_type_gain != 0.0 {
-            let key = norm_key(&format!("{}{}", c.norm, c.regulation));
-            if let Some(&k) = answer_keys.get(&key) {
+            norm_key_of(&mut key);
+            if let Some(&k) = answer_keys.get(key.as_str()) {
                 s.add(
                     "answerTypeGain",
                     p.answer_type_gain,
@@ -833,9 +851,7 @@ fn lift_above_binding(v: &mut [Scored<'_>], p: &RankParams) {
 }
 
 fn by_score(a: &Scored<'_>, b: &Scored<'_>) -> Ordering {
-    b.score
-        .total_cmp(&a.score)
-        .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+    b.score.total_cmp(&a.score).then_with(|| a.ord.cmp(&b.ord))
 }
 
 /// `ensureControlDiversity` (seed 05) on the sorted list: for each wanted

@@ -68,15 +68,25 @@ pub(crate) fn tokens_with_variants(text: &str) -> Vec<String> {
 /// (`Art. 37 DSGVO` and `Art.37 DSGVO` compare equal).
 pub(crate) fn norm_key(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_norm_key(s, &mut out);
+    out
+}
+
+/// Append the [`norm_key`] of `s` to `out` (keys of several parts without
+/// an allocation per part).
+pub(crate) fn push_norm_key(s: &str, out: &mut String) {
     for ch in s.chars() {
         if ch.is_whitespace() {
             continue;
         }
+        if ch.is_ascii() {
+            out.push(ch.to_ascii_lowercase());
+            continue;
+        }
         for lc in ch.to_lowercase() {
-            push_folded(lc, &mut out);
+            push_folded(lc, out);
         }
     }
-    out
 }
 
 /// One compiled signal pattern (see the module doc and `lexicon/query.toml`).
