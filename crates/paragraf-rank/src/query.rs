@@ -940,6 +940,52 @@ mod tests {
     }
 
     #[test]
+    fn english_questions_find_their_domain() {
+        use Domain::*;
+        // two English wordings per domain, each without the German word
+        for (s, d) in [
+            (
+                "Can a gym share member records without asking for consent?",
+                DataProtection,
+            ),
+            (
+                "Who must be told after a data breach at a hospital?",
+                DataProtection,
+            ),
+            (
+                "Must a utility report a ransomware attack within a day?",
+                Cyber,
+            ),
+            ("Is two factor login required for remote access?", Cyber),
+            ("How long must invoices be kept for tax purposes?", Tax),
+            ("Can the tax office see my bank statements?", Tax),
+            (
+                "Which insurance firms fall under the ICT rules for the financial sector?",
+                Finance,
+            ),
+            (
+                "When must a dealer report suspected money laundering?",
+                Finance,
+            ),
+            (
+                "Is retaliation against a person who reported fraud forbidden?",
+                Whistleblowing,
+            ),
+            (
+                "Which reporting channels must a firm with 60 staff set up?",
+                Whistleblowing,
+            ),
+            (
+                "Are cold calls to consumers allowed without their consent?",
+                Competition,
+            ),
+            ("Is a misleading discount claim unlawful?", Competition),
+        ] {
+            assert!(a(s).domains.contains(&d), "{s}: {:?}", a(s).domains);
+        }
+    }
+
+    #[test]
     fn a_name_inside_a_longer_name_names_the_longer_law() {
         let regs = |s: &str| a(s).regulations;
         for s in [
