@@ -164,11 +164,12 @@ pub fn fold_derivation(stem: &str) -> &str {
     }
 }
 
-/// Shortest word [`Analyzer::verb_form_stem`] looks at.
+/// Shortest word [`Analyzer::verb_form_stem`] looks at („geht“, „gilt“
+/// are shorter).
 const VERB_FORM_MIN_LEN: usize = 5;
 
 /// Shortest verb base [`Analyzer::verb_form_stem`] accepts („stuf“ of
-/// „eingestuft“; „geht“ has none).
+/// „eingestuft“).
 const VERB_FORM_MIN_BASE: usize = 3;
 
 /// German separable verb prefixes before the participle's ge-
