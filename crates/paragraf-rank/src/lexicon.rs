@@ -19,7 +19,7 @@ const BUILTIN_TOML: &str = include_str!("../lexicon/query.toml");
 struct RawLexicon {
     language: RawLanguage,
     control_intent: RawSignals,
-    guidance_intent: RawSignals,
+    guidance_intent: RawGuidance,
     definition_intent: RawSignals,
     historical: RawSignals,
     law_enforcement: RawSignals,
@@ -77,6 +77,16 @@ struct RawLanguage {
 #[serde(deny_unknown_fields)]
 struct RawSignals {
     signals: Vec<String>,
+}
+
+/// `[guidance_intent]`: the seed's signals, and the authorities among them
+/// that a question may name as the addressee of a report instead.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGuidance {
+    signals: Vec<String>,
+    #[serde(default)]
+    addressed: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -225,6 +235,27 @@ pub struct Topic {
     pub domains: Vec<Domain>,
 }
 
+/// The `addressed` phrases of `[guidance_intent]`, each with the guidance
+/// signal it holds (a phrase must hold one).
+fn addressed(g: &RawGuidance) -> Result<Vec<(Pattern, String)>, RankError> {
+    let signals = patterns("guidance_intent.signals", &g.signals)?;
+    let phrases = patterns("guidance_intent.addressed", &g.addressed)?;
+    phrases
+        .into_iter()
+        .map(|p| {
+            let words: Vec<String> = crate::text::tokens_with_variants(&p.source);
+            signals
+                .iter()
+                .find(|s| s.matches(&words))
+                .map(|s| (p.clone(), s.source.clone()))
+                .ok_or_else(|| RankError::Lexicon {
+                    field: "guidance_intent.addressed".into(),
+                    message: format!("`{}` holds no guidance signal", p.source),
+                })
+        })
+        .collect()
+}
+
 /// Compiled query-analysis lexicon.
 #[derive(Debug, Clone)]
 pub struct Lexicon {
@@ -232,6 +263,10 @@ pub struct Lexicon {
     pub lang_en: Vec<Pattern>,
     pub control_intent: Vec<Pattern>,
     pub guidance_intent: Vec<Pattern>,
+    /// An authority named as the addressee of a report („beim BSI melden“):
+    /// the authority's name is then no guidance intent (`[guidance_intent]
+    /// addressed`: the phrase, and the signal it holds).
+    pub guidance_addressed: Vec<(Pattern, String)>,
     pub definition_intent: Vec<Pattern>,
     pub historical: Vec<Pattern>,
     pub law_enforcement: Vec<Pattern>,
@@ -416,6 +451,7 @@ impl Lexicon {
             lang_en: patterns("language.en", &raw.language.en)?,
             control_intent: patterns("control_intent.signals", &raw.control_intent.signals)?,
             guidance_intent: patterns("guidance_intent.signals", &raw.guidance_intent.signals)?,
+            guidance_addressed: addressed(&raw.guidance_intent)?,
             definition_intent: patterns(
                 "definition_intent.signals",
                 &raw.definition_intent.signals,

@@ -616,7 +616,27 @@ pub fn analyze_query_with(
         q.control_intent = true;
         q.push("control_intent", &p.source, words);
     }
-    if let Some((p, words)) = first_match(&lex.guidance_intent, &toks) {
+    // an authority the question reports to („beim BSI melden“) is no
+    // source of guidance: its name does not count as a guidance signal
+    let addressed: Vec<&str> = lex
+        .guidance_addressed
+        .iter()
+        .filter(|(p, _)| p.matches(&toks))
+        .map(|(_, s)| s.as_str())
+        .collect();
+    let kept: Vec<Pattern>;
+    let guidance: &[Pattern] = if addressed.is_empty() {
+        &lex.guidance_intent
+    } else {
+        kept = lex
+            .guidance_intent
+            .iter()
+            .filter(|p| !addressed.contains(&p.source.as_str()))
+            .cloned()
+            .collect();
+        &kept
+    };
+    if let Some((p, words)) = first_match(guidance, &toks) {
         q.guidance_intent = true;
         q.push("guidance_intent", &p.source, words);
     }
@@ -829,6 +849,23 @@ mod tests {
             !a("Was ist untersagt?").guidance_intent,
             "`sagt` is a whole word"
         );
+    }
+
+    #[test]
+    fn an_authority_reported_to_is_no_guidance_source() {
+        for s in [
+            "Bis wann muss ein Krankenhaus einen Cyberangriff beim BSI anzeigen?",
+            "Does an energy supplier have to notify the BSI of an outage?",
+        ] {
+            assert!(!a(s).guidance_intent, "{s}: {:?}", a(s).signals);
+        }
+        // named as a source it still is; and another signal still counts
+        for s in [
+            "Was empfiehlt das BSI für die Härtung von Servern?",
+            "Welche Leitlinie gilt, wenn wir einen Vorfall beim BSI melden?",
+        ] {
+            assert!(a(s).guidance_intent, "{s}");
+        }
     }
 
     #[test]
