@@ -977,6 +977,16 @@ mod tests {
     }
 
     #[test]
+    fn consent_as_a_verb_is_a_data_protection_signal() {
+        for s in [
+            "Muss ich jedes Mal neu einwilligen, wenn die App ein Update bekommt?",
+            "Reicht es, wenn die Eltern mündlich eingewilligt haben?",
+        ] {
+            assert!(a(s).domains.contains(&Domain::DataProtection), "{s}");
+        }
+    }
+
+    #[test]
     fn english_questions_find_their_domain() {
         use Domain::*;
         // two English wordings per domain, each without the German word
