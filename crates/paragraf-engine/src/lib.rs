@@ -704,13 +704,21 @@ impl Engine {
             if w > 0.0 {
                 weighted.extend(analysis.synonym_terms.iter().map(|t| (t.as_str(), w)));
             }
-            let all = self.index.inverted.bm25_weighted_each(&weighted, &picks);
-            if self.params.norm_lexical_mix > 0.0 {
-                let scores = self.index.inverted.bm25_grouped(
+            // chunk BM25 and norm BM25 from one walk over the postings
+            let (all, scores) = if self.params.norm_lexical_mix > 0.0 {
+                self.index.inverted.bm25_each_and_grouped(
                     &weighted,
+                    &picks,
                     &self.norm_text_of,
                     &self.norm_text_k,
-                );
+                )
+            } else {
+                (
+                    self.index.inverted.bm25_weighted_each(&weighted, &picks),
+                    Vec::new(),
+                )
+            };
+            if self.params.norm_lexical_mix > 0.0 {
                 // the best norms by norm BM25 join the pool with their chunks
                 let mut best: Vec<u32> = (0..scores.len() as u32)
                     .filter(|&g| scores[g as usize] > 0.0)

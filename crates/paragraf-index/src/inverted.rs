@@ -541,36 +541,7 @@ impl InvertedIndex {
         if picks.iter().all(|(k, _)| *k == 0) {
             return picks.iter().map(|_| Vec::new()).collect();
         }
-        let k1 = self.analyzer.config().bm25.k1;
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            s.reset(self.n_docs as usize);
-            for &(t, tw) in terms {
-                let Some(&tid) = self.term_ids.get(t) else {
-                    continue;
-                };
-                let tid = tid as usize;
-                let w = tw * self.idf(self.text.df[tid]) * (1.0 + k1);
-                for (doc, tf) in self.text.doc_tf(tid) {
-                    let d = doc as usize;
-                    let Some(&dk) = self.doc_k.get(d) else {
-                        break;
-                    };
-                    let tf = tf as f32;
-                    s.add(d, w * (tf / (tf + dk)));
-                }
-            }
-            picks
-                .iter()
-                .map(|&(k, filter)| {
-                    if k == 0 {
-                        Vec::new()
-                    } else {
-                        collect(&s, k, filter)
-                    }
-                })
-                .collect()
-        })
+        self.bm25_pass(terms, picks, None).0
     }
 
     /// BM25 over groups of documents (a norm's chunks as one document):
@@ -585,39 +556,96 @@ impl InvertedIndex {
         group_of: &[u32],
         group_k: &[f32],
     ) -> Vec<f32> {
+        self.bm25_pass(terms, &[], Some((group_of, group_k))).1
+    }
+
+    /// [`InvertedIndex::bm25_weighted_each`] and
+    /// [`InvertedIndex::bm25_grouped`] from one walk over the postings.
+    pub fn bm25_each_and_grouped(
+        &self,
+        terms: &[(&str, f32)],
+        picks: &[Pick<'_>],
+        group_of: &[u32],
+        group_k: &[f32],
+    ) -> (Vec<Vec<Hit>>, Vec<f32>) {
+        self.bm25_pass(terms, picks, Some((group_of, group_k)))
+    }
+
+    /// One term-at-a-time walk over the terms' postings: the picks of the
+    /// document BM25 (none when every `k` is 0) and, with `groups`, the
+    /// grouped BM25 of every group.
+    fn bm25_pass(
+        &self,
+        terms: &[(&str, f32)],
+        picks: &[Pick<'_>],
+        groups: Option<(&[u32], &[f32])>,
+    ) -> (Vec<Vec<Hit>>, Vec<f32>) {
+        let k1 = self.analyzer.config().bm25.k1;
+        let docs = picks.iter().any(|(k, _)| *k > 0);
+        let (group_of, group_k) = groups.unwrap_or((&[], &[]));
         let n_groups = group_k.len();
         let mut scores = vec![0.0f32; n_groups];
-        if n_groups == 0 {
-            return scores;
-        }
-        let k1 = self.analyzer.config().bm25.k1;
         let mut tf_of = vec![0.0f32; n_groups];
         let mut touched: Vec<u32> = Vec::new();
-        for &(t, tw) in terms {
-            let Some(&tid) = self.term_ids.get(t) else {
-                continue;
-            };
-            for (doc, tf) in self.text.doc_tf(tid as usize) {
-                let Some(&g) = group_of.get(doc as usize) else {
-                    break;
-                };
-                if g == u32::MAX || g as usize >= n_groups {
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            if docs {
+                s.reset(self.n_docs as usize);
+            }
+            for &(t, tw) in terms {
+                let Some(&tid) = self.term_ids.get(t) else {
                     continue;
+                };
+                let tid = tid as usize;
+                let w = tw * self.idf(self.text.df[tid]) * (1.0 + k1);
+                let (mut in_docs, mut in_groups) = (docs, n_groups > 0);
+                for (doc, tf) in self.text.doc_tf(tid) {
+                    let d = doc as usize;
+                    let tf = tf as f32;
+                    if in_docs {
+                        match self.doc_k.get(d) {
+                            Some(&dk) => s.add(d, w * (tf / (tf + dk))),
+                            None => in_docs = false,
+                        }
+                    }
+                    if in_groups {
+                        match group_of.get(d) {
+                            Some(&g) if g != u32::MAX && (g as usize) < n_groups => {
+                                if tf_of[g as usize] == 0.0 {
+                                    touched.push(g);
+                                }
+                                tf_of[g as usize] += tf;
+                            }
+                            Some(_) => {}
+                            None => in_groups = false,
+                        }
+                    }
+                    if !in_docs && !in_groups {
+                        break;
+                    }
                 }
-                if tf_of[g as usize] == 0.0 {
-                    touched.push(g);
+                if n_groups > 0 {
+                    let w = tw * bm25_idf(n_groups as f32, touched.len() as f32) * (1.0 + k1);
+                    for &g in &touched {
+                        let tf = tf_of[g as usize];
+                        scores[g as usize] += w * (tf / (tf + group_k[g as usize]));
+                        tf_of[g as usize] = 0.0;
+                    }
+                    touched.clear();
                 }
-                tf_of[g as usize] += tf as f32;
             }
-            let w = tw * bm25_idf(n_groups as f32, touched.len() as f32) * (1.0 + k1);
-            for &g in &touched {
-                let tf = tf_of[g as usize];
-                scores[g as usize] += w * (tf / (tf + group_k[g as usize]));
-                tf_of[g as usize] = 0.0;
-            }
-            touched.clear();
-        }
-        scores
+            let hits = picks
+                .iter()
+                .map(|&(k, filter)| {
+                    if k == 0 {
+                        Vec::new()
+                    } else {
+                        collect(&s, k, filter)
+                    }
+                })
+                .collect();
+            (hits, scores)
+        })
     }
 
     /// The BM25 `k` of each group of documents (see

@@ -624,19 +624,12 @@ pub fn analyze_query_with(
         .filter(|(p, _)| p.matches(&toks))
         .map(|(_, s)| s.as_str())
         .collect();
-    let kept: Vec<Pattern>;
-    let guidance: &[Pattern] = if addressed.is_empty() {
-        &lex.guidance_intent
-    } else {
-        kept = lex
-            .guidance_intent
-            .iter()
-            .filter(|p| !addressed.contains(&p.source.as_str()))
-            .cloned()
-            .collect();
-        &kept
-    };
-    if let Some((p, words)) = first_match(guidance, &toks) {
+    let guidance = lex
+        .guidance_intent
+        .iter()
+        .filter(|p| !addressed.contains(&p.source.as_str()))
+        .find_map(|p| first_match(std::slice::from_ref(p), &toks));
+    if let Some((p, words)) = guidance {
         q.guidance_intent = true;
         q.push("guidance_intent", &p.source, words);
     }
