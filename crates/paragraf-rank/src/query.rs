@@ -1244,6 +1244,51 @@ mod tests {
     }
 
     #[test]
+    fn liability_for_a_defect_is_product_safety_and_liability_alone_is_not() {
+        let lex = Lexicon::builtin();
+        for s in [
+            "Haftet jemand, wenn ein kaputter Heizlüfter die Gardinen anzündet?",
+            "Wer trägt die Haftung für eine defekte Kettensäge, die den Nutzer verletzt?",
+            "Who is liable when a defective scooter battery explodes?",
+            "Is anyone liable for burns from a faulty kettle?",
+        ] {
+            let q = analyze_query(s, &[], lex);
+            assert!(
+                q.domains.contains(&Domain::ProductSafety),
+                "{s}: {:?}",
+                q.signals
+            );
+        }
+        // liability without a defective thing, a defect without liability
+        for s in [
+            "Wer haftet für Fehler im Jahresabschluss einer GmbH?",
+            "Wer ist liable for a data breach at a cloud provider?",
+            "Wie melde ich einen defekten Parkscheinautomaten der Stadt?",
+        ] {
+            let q = analyze_query(s, &[], lex);
+            assert!(
+                !q.domains.contains(&Domain::ProductSafety),
+                "{s}: {:?}",
+                q.signals
+            );
+        }
+    }
+
+    #[test]
+    fn everyday_words_for_vulnerabilities_and_attackers_are_cyber() {
+        let lex = Lexicon::builtin();
+        for s in [
+            "Was tun, wenn in unserer Buchhaltungssoftware eine Sicherheitslücke bekannt wird?",
+            "Müssen wir melden, dass Angreifer unser Netz durchsucht haben?",
+            "Is a zero day in our accounting tool a reportable event?",
+            "Someone exploited a flaw in our booking tool: what now?",
+        ] {
+            let q = analyze_query(s, &[], lex);
+            assert!(q.domains.contains(&Domain::Cyber), "{s}: {:?}", q.signals);
+        }
+    }
+
+    #[test]
     fn domains_meet_participles_possessive_data_and_not_look_alikes() {
         let lex = Lexicon::builtin();
         let dp = |s: &str| {
