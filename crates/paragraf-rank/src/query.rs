@@ -1275,6 +1275,87 @@ mod tests {
     }
 
     #[test]
+    fn whose_data_filming_scores_job_adverts_and_imported_goods_name_their_domain() {
+        let lex = Lexicon::builtin();
+        let cases: [(&str, Domain); 14] = [
+            (
+                "Darf der Vermieter Mieterdaten an den Hausmeisterdienst geben?",
+                Domain::DataProtection,
+            ),
+            (
+                "Wie lange dürfen Schülerdaten nach dem Abschluss bleiben?",
+                Domain::DataProtection,
+            ),
+            (
+                "Was gilt für unsere Kontaktdaten-Liste von Messebesuchern?",
+                Domain::DataProtection,
+            ),
+            (
+                "Stimmen die Angaben über mich in der Schufa, und wie ändere ich sie?",
+                Domain::DataProtection,
+            ),
+            (
+                "Darf der Nachbar meinen Garten filmen?",
+                Domain::DataProtection,
+            ),
+            (
+                "Darf eine Versicherung ihren Tarif nach einem Scorewert festlegen?",
+                Domain::DataProtection,
+            ),
+            (
+                "Can a landlord refuse me because of my credit scoring result?",
+                Domain::DataProtection,
+            ),
+            (
+                "Was darf in einer Stellenausschreibung für Pflegekräfte nicht stehen?",
+                Domain::Employment,
+            ),
+            (
+                "Muss ich bei der Beförderung alle gleich behandeln?",
+                Domain::Employment,
+            ),
+            (
+                "A colleague keeps mocking my accent: what can I do?",
+                Domain::Employment,
+            ),
+            (
+                "Welche Pflichten hat ein Importeur von Fahrradhelmen?",
+                Domain::ProductSafety,
+            ),
+            (
+                "Gilt für Verbraucherprodukte aus dem Onlinehandel eine Kennzeichnungspflicht?",
+                Domain::ProductSafety,
+            ),
+            (
+                "Welche Warnhinweise braucht ein Spielzeug für Kleinkinder?",
+                Domain::ProductSafety,
+            ),
+            (
+                "What must an importer check before selling toys in the EU?",
+                Domain::ProductSafety,
+            ),
+        ];
+        for (s, d) in cases {
+            let q = analyze_query(s, &[], lex);
+            assert!(q.domains.contains(&d), "{s}: {d} not in {:?}", q.signals);
+        }
+        // a word alone is not the concept
+        for (s, d) in [
+            (
+                "Welche Angaben muss eine Rechnung enthalten?",
+                Domain::DataProtection,
+            ),
+            (
+                "Darf die Schule einen Film über die Stadtgeschichte zeigen?",
+                Domain::DataProtection,
+            ),
+        ] {
+            let q = analyze_query(s, &[], lex);
+            assert!(!q.domains.contains(&d), "{s}: {d} in {:?}", q.signals);
+        }
+    }
+
+    #[test]
     fn everyday_words_for_vulnerabilities_and_attackers_are_cyber() {
         let lex = Lexicon::builtin();
         for s in [
