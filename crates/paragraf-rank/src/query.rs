@@ -1356,6 +1356,36 @@ mod tests {
     }
 
     #[test]
+    fn an_employer_watching_staff_or_reading_their_mail_is_data_protection() {
+        let lex = Lexicon::builtin();
+        for s in [
+            "Darf mein Chef meinen Bildschirm heimlich überwachen?",
+            "Darf der Arbeitgeber die E-Mail-Postfächer der Belegschaft durchsuchen?",
+            "May my employer read my work e-mails?",
+            "Is my employer allowed to track my location on the company phone?",
+        ] {
+            let q = analyze_query(s, &[], lex);
+            assert!(
+                q.domains.contains(&Domain::DataProtection),
+                "{s}: {:?}",
+                q.signals
+            );
+            assert!(
+                q.domains.contains(&Domain::Employment),
+                "{s}: {:?}",
+                q.signals
+            );
+        }
+        // the employer alone is employment law only
+        let q = analyze_query("Wie viel Urlaub muss der Arbeitgeber gewähren?", &[], lex);
+        assert!(
+            !q.domains.contains(&Domain::DataProtection),
+            "{:?}",
+            q.signals
+        );
+    }
+
+    #[test]
     fn everyday_words_for_vulnerabilities_and_attackers_are_cyber() {
         let lex = Lexicon::builtin();
         for s in [
