@@ -1262,7 +1262,7 @@ mod tests {
         // liability without a defective thing, a defect without liability
         for s in [
             "Wer haftet für Fehler im Jahresabschluss einer GmbH?",
-            "Wer ist liable for a data breach at a cloud provider?",
+            "Who is liable for a data breach at a cloud provider?",
             "Wie melde ich einen defekten Parkscheinautomaten der Stadt?",
         ] {
             let q = analyze_query(s, &[], lex);
@@ -1348,6 +1348,10 @@ mod tests {
             (
                 "Darf die Schule einen Film über die Stadtgeschichte zeigen?",
                 Domain::DataProtection,
+            ),
+            (
+                "Wie viele Mitglieder hat das Kollegium eines Gerichts?",
+                Domain::Employment,
             ),
         ] {
             let q = analyze_query(s, &[], lex);
