@@ -8,6 +8,7 @@
 
 use paragraf_index::Analyzer;
 use paragraf_index::LawTitles;
+use paragraf_rank::bilingual::stem_collision_words;
 use paragraf_rank::{
     defined_terms_in, law_title_variants, BilingualTerms, DefinedTerms, Heading, HeadingTable,
     LawTitleTable, QueryTerms, Synonyms,
@@ -808,7 +809,22 @@ pub fn question_terms(
             }
         }
     }
-    let translated = table.translate(&own, lang);
+    let mut translated = table.translate(&own, lang);
+    if lang == Lang::De {
+        // a word the stemmer merged with others („Sicherheit“ = `sich`)
+        // reaches its English words (`STEM_COLLISIONS_DE_EN`)
+        let folded: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .map(|w| paragraf_index::analyzer::fold(&w.to_lowercase()))
+            .collect();
+        for en in stem_collision_words(folded.iter().map(String::as_str)) {
+            for t in analyzer.analyze_lang(en, Lang::En) {
+                if !own.contains(&t) && !translated.contains(&t) {
+                    translated.push(t);
+                }
+            }
+        }
+    }
     let synonyms = match lang {
         Lang::De => synonyms.expand(&full),
         Lang::En => Vec::new(),
@@ -888,6 +904,34 @@ mod tests {
         // capitalised words are nouns, not verb forms
         let (_, syn) = terms("Welches Recht gilt für das Internet?");
         assert!(syn.is_empty(), "{syn:?}");
+    }
+
+    #[test]
+    fn a_security_word_is_translated_as_security_and_safety() {
+        let a = analyzer();
+        let translated = |q: &str| {
+            question_terms(
+                &a,
+                q,
+                Lang::De,
+                &BilingualTerms::default(),
+                &Synonyms::default(),
+            )
+            .translated
+        };
+        let en = |w: &str| a.analyze_lang(w, Lang::En)[0].clone();
+        for q in [
+            "Welche Sicherheitsanforderungen gelten für einen WLAN-Router?",
+            "Was verlangt die IT-Sicherheit von einer Arztpraxis?",
+        ] {
+            let t = translated(q);
+            assert!(
+                t.contains(&en("security")) && t.contains(&en("safety")),
+                "{q}: {t:?}"
+            );
+        }
+        let t = translated("Wie stellen wir sicher, dass nur Befugte zugreifen?");
+        assert!(!t.contains(&en("security")), "{t:?}");
     }
 
     #[test]

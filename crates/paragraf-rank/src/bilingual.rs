@@ -10,13 +10,46 @@
 //! co-occurrence over aligned units, kept where each term is the other's
 //! best partner; then the one word two parallel headings leave unpaired
 //! (`heading_pairs`: „Einführer“ ↔ “importers”, „Verzeichnis“ ↔ “record”).
-//! Terms are the index analyzer's output (stemmed, folded). No hand entries.
+//! Terms are the index analyzer's output (stemmed, folded). No hand entries
+//! in the table; the one exception is [`STEM_COLLISIONS_DE_EN`], for a
+//! German word the stemmer merges with others before any table can see it.
 
 use paragraf_types::Lang;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 const BUILTIN_TSV: &str = include_str!("../lexicon/terms_de_en.tsv");
+
+/// German words whose stem collides with other words', with the English
+/// words of their concept: the caller looks for the German part inside the
+/// question's (folded, lower-case) words and adds the English words through
+/// the English analyzer. Snowball drops the derivational „-heit“, so
+/// „Sicherheit“, „sicher“ and „sicherstellen“ are all `sich`, and the
+/// derived table can pair `sich` with one English term only (`ensur`, from
+/// „sicherstellen“ ↔ “ensure”): a German question about IT security,
+/// product safety, a „Sicherheitslücke“ never reached an English act's
+/// “security” or “safety” (the DSGVO's pair: „Sicherheit der
+/// Verarbeitung“ ↔ “Security of processing”; the KI-VO's: „Gesundheit,
+/// Sicherheit“ ↔ “health, safety”). Session 19,
+/// `eval/baselines/session19-retrieval.md`.
+pub const STEM_COLLISIONS_DE_EN: &[(&str, &[&str])] = &[("sicherheit", &["security", "safety"])];
+
+/// The English words of [`STEM_COLLISIONS_DE_EN`] for German question words
+/// (folded, lower case) that hold a listed part, once each, in table order.
+pub fn stem_collision_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec<&'static str> {
+    let words: Vec<&str> = words.into_iter().collect();
+    let mut out: Vec<&'static str> = Vec::new();
+    for (de, en) in STEM_COLLISIONS_DE_EN {
+        if words.iter().any(|w| w.contains(de)) {
+            for e in *en {
+                if !out.contains(e) {
+                    out.push(e);
+                }
+            }
+        }
+    }
+    out
+}
 
 /// German ↔ English analysed terms.
 #[derive(Debug, Clone, Default)]
@@ -86,6 +119,20 @@ impl BilingualTerms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_security_word_reaches_security_and_safety_and_ensuring_does_not() {
+        assert_eq!(
+            stem_collision_words(["welche", "sicherheitsanforderungen", "gelten"]),
+            vec!["security", "safety"]
+        );
+        assert_eq!(
+            stem_collision_words(["datensicherheit", "it", "sicherheit"]),
+            vec!["security", "safety"]
+        );
+        assert!(stem_collision_words(["wie", "stelle", "ich", "sicher"]).is_empty());
+        assert!(stem_collision_words(["sichergestellt"]).is_empty());
+    }
 
     #[test]
     fn parses_and_translates_both_ways() {
