@@ -789,20 +789,25 @@ pub fn question_terms(
     // As own terms or in heading matching they cost more than they gave:
     // a question's verbs are mostly generic („verlangt“, „zahlt“), its
     // subject is in its nouns (session 18, `eval/baselines/session18-retrieval.md`)
+    // the question's words as written and folded (lower case, no umlauts)
+    let raw: Vec<&str> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let folded: Vec<String> = raw
+        .iter()
+        .map(|w| paragraf_index::analyzer::fold(&w.to_lowercase()))
+        .collect();
     let mut verb_forms: Vec<String> = Vec::new();
     if lang == Lang::De {
-        let raw = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty());
-        for (i, w) in raw.enumerate() {
+        for (i, (w, folded)) in raw.iter().zip(&folded).enumerate() {
             if i > 0 && w.chars().next().is_some_and(char::is_uppercase) {
                 continue;
             }
-            let folded = paragraf_index::analyzer::fold(&w.to_lowercase());
-            if analyzer.is_stopword(&folded, Lang::De) {
+            if analyzer.is_stopword(folded, Lang::De) {
                 continue;
             }
-            if let Some(t) = analyzer.verb_form_stem(&folded) {
+            if let Some(t) = analyzer.verb_form_stem(folded) {
                 if !verb_forms.contains(&t) {
                     verb_forms.push(t);
                 }
@@ -813,10 +818,6 @@ pub fn question_terms(
     if lang == Lang::De {
         // a word the stemmer merged with others („Sicherheit“ = `sich`)
         // reaches its English words (`STEM_COLLISIONS_DE_EN`)
-        let folded: Vec<String> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .map(|w| paragraf_index::analyzer::fold(&w.to_lowercase()))
-            .collect();
         for en in stem_collision_words(folded.iter().map(String::as_str)) {
             for t in analyzer.analyze_lang(en, Lang::En) {
                 if !own.contains(&t) && !translated.contains(&t) {

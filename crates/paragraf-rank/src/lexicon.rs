@@ -237,8 +237,7 @@ pub struct Topic {
 
 /// The `addressed` phrases of `[guidance_intent]`, each with the guidance
 /// signal it holds (a phrase must hold one).
-fn addressed(g: &RawGuidance) -> Result<Vec<(Pattern, String)>, RankError> {
-    let signals = patterns("guidance_intent.signals", &g.signals)?;
+fn addressed(g: &RawGuidance, signals: &[Pattern]) -> Result<Vec<(Pattern, String)>, RankError> {
     let phrases = patterns("guidance_intent.addressed", &g.addressed)?;
     phrases
         .into_iter()
@@ -446,12 +445,14 @@ impl Lexicon {
                 }
             }
         }
+        let guidance_intent = patterns("guidance_intent.signals", &raw.guidance_intent.signals)?;
+        let guidance_addressed = addressed(&raw.guidance_intent, &guidance_intent)?;
         let mut lex = Lexicon {
             lang_de: patterns("language.de", &raw.language.de)?,
             lang_en: patterns("language.en", &raw.language.en)?,
             control_intent: patterns("control_intent.signals", &raw.control_intent.signals)?,
-            guidance_intent: patterns("guidance_intent.signals", &raw.guidance_intent.signals)?,
-            guidance_addressed: addressed(&raw.guidance_intent)?,
+            guidance_intent,
+            guidance_addressed,
             definition_intent: patterns(
                 "definition_intent.signals",
                 &raw.definition_intent.signals,

@@ -808,6 +808,14 @@ mod tests {
         analyze_query(s, &[], Lexicon::builtin())
     }
 
+    /// Assert that domain `d` is (`want`) or is not among the question's
+    /// domains; the message lists the signals that fired.
+    #[track_caller]
+    fn assert_domain(s: &str, d: Domain, want: bool) {
+        let q = a(s);
+        assert_eq!(q.domains.contains(&d), want, "{s}: {d} {:?}", q.signals);
+    }
+
     #[test]
     fn every_feature_records_its_signal() {
         let q = a("Welche Security-Controls brauchen SCADA-Systeme in einer Fabrik?");
@@ -1147,19 +1155,13 @@ mod tests {
 
     #[test]
     fn the_gdprs_terms_for_processing_name_the_domain() {
-        let lex = Lexicon::builtin();
         // „Verarbeitungsvorgang“, „Verarbeitungstätigkeit“ (Art. 4 Nr. 2,
         // Art. 30 DSGVO) are data-protection words without „Daten“ beside them
         for q in [
             "Wie halten wir unsere Verarbeitungsvorgänge schriftlich fest?",
             "Which processing operations does a small firm have to write down?",
         ] {
-            let a = analyze_query(q, &[], lex);
-            assert!(
-                a.domains.contains(&Domain::DataProtection),
-                "{q}: {:?}",
-                a.signals
-            );
+            assert_domain(q, Domain::DataProtection, true);
         }
     }
 
@@ -1245,19 +1247,13 @@ mod tests {
 
     #[test]
     fn liability_for_a_defect_is_product_safety_and_liability_alone_is_not() {
-        let lex = Lexicon::builtin();
         for s in [
             "Haftet jemand, wenn ein kaputter Heizlüfter die Gardinen anzündet?",
             "Wer trägt die Haftung für eine defekte Kettensäge, die den Nutzer verletzt?",
             "Who is liable when a defective scooter battery explodes?",
             "Is anyone liable for burns from a faulty kettle?",
         ] {
-            let q = analyze_query(s, &[], lex);
-            assert!(
-                q.domains.contains(&Domain::ProductSafety),
-                "{s}: {:?}",
-                q.signals
-            );
+            assert_domain(s, Domain::ProductSafety, true);
         }
         // liability without a defective thing, a defect without liability
         for s in [
@@ -1265,18 +1261,12 @@ mod tests {
             "Who is liable for a data breach at a cloud provider?",
             "Wie melde ich einen defekten Parkscheinautomaten der Stadt?",
         ] {
-            let q = analyze_query(s, &[], lex);
-            assert!(
-                !q.domains.contains(&Domain::ProductSafety),
-                "{s}: {:?}",
-                q.signals
-            );
+            assert_domain(s, Domain::ProductSafety, false);
         }
     }
 
     #[test]
     fn whose_data_filming_scores_job_adverts_and_imported_goods_name_their_domain() {
-        let lex = Lexicon::builtin();
         let cases: [(&str, Domain); 14] = [
             (
                 "Darf der Vermieter Mieterdaten an den Hausmeisterdienst geben?",
@@ -1336,8 +1326,7 @@ mod tests {
             ),
         ];
         for (s, d) in cases {
-            let q = analyze_query(s, &[], lex);
-            assert!(q.domains.contains(&d), "{s}: {d} not in {:?}", q.signals);
+            assert_domain(s, d, true);
         }
         // a word alone is not the concept
         for (s, d) in [
@@ -1354,52 +1343,38 @@ mod tests {
                 Domain::Employment,
             ),
         ] {
-            let q = analyze_query(s, &[], lex);
-            assert!(!q.domains.contains(&d), "{s}: {d} in {:?}", q.signals);
+            assert_domain(s, d, false);
         }
     }
 
     #[test]
     fn an_employer_watching_staff_or_reading_their_mail_is_data_protection() {
-        let lex = Lexicon::builtin();
         for s in [
             "Darf mein Chef meinen Bildschirm heimlich überwachen?",
             "Darf der Arbeitgeber die E-Mail-Postfächer der Belegschaft durchsuchen?",
             "May my employer read my work e-mails?",
             "Is my employer allowed to track my location on the company phone?",
         ] {
-            let q = analyze_query(s, &[], lex);
-            assert!(
-                q.domains.contains(&Domain::DataProtection),
-                "{s}: {:?}",
-                q.signals
-            );
-            assert!(
-                q.domains.contains(&Domain::Employment),
-                "{s}: {:?}",
-                q.signals
-            );
+            assert_domain(s, Domain::DataProtection, true);
+            assert_domain(s, Domain::Employment, true);
         }
         // the employer alone is employment law only
-        let q = analyze_query("Wie viel Urlaub muss der Arbeitgeber gewähren?", &[], lex);
-        assert!(
-            !q.domains.contains(&Domain::DataProtection),
-            "{:?}",
-            q.signals
+        assert_domain(
+            "Wie viel Urlaub muss der Arbeitgeber gewähren?",
+            Domain::DataProtection,
+            false,
         );
     }
 
     #[test]
     fn everyday_words_for_vulnerabilities_and_attackers_are_cyber() {
-        let lex = Lexicon::builtin();
         for s in [
             "Was tun, wenn in unserer Buchhaltungssoftware eine Sicherheitslücke bekannt wird?",
             "Müssen wir melden, dass Angreifer unser Netz durchsucht haben?",
             "Is a zero day in our accounting tool a reportable event?",
             "Someone exploited a flaw in our booking tool: what now?",
         ] {
-            let q = analyze_query(s, &[], lex);
-            assert!(q.domains.contains(&Domain::Cyber), "{s}: {:?}", q.signals);
+            assert_domain(s, Domain::Cyber, true);
         }
     }
 
