@@ -615,6 +615,32 @@ impl Engine {
             let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
             keep_named_laws(&mut matches, &q.regulations, &regulation_of, &regime_of);
         }
+        // a question about when its law starts to apply: the law's own norm
+        // on that (headed „Inkrafttreten“, "Entry into force", …) first
+        if q.application_intent {
+            let mut named = q.regulations.clone();
+            for l in &laws {
+                if !named.contains(&l.regulation) {
+                    named.push(l.regulation.clone());
+                }
+            }
+            // no law named: the laws whose headings the question meets
+            // („Ab wann gelten die Pflichten für Hochrisiko-KI?“)
+            if named.is_empty() {
+                for r in matches.iter().filter_map(|m| regulation_of(&m.norm)) {
+                    if !named.contains(&r) {
+                        named.push(r);
+                    }
+                }
+            }
+            let app = &self.lexicon.application_intent;
+            let mut first =
+                self.headings
+                    .application_matches(&named, &app.headings, &app.fallback_headings);
+            q.application_norms = first.iter().map(|m| m.norm.clone()).collect();
+            first.append(&mut matches);
+            matches = first;
+        }
         q.add_heading_matches(matches);
         q.add_law_matches(laws);
         q.set_query_terms(all, terms.translated);
@@ -893,7 +919,16 @@ impl Engine {
         // the norms among the candidates that state the kind of fact the
         // question asks for (`answerTypeGain`)
         if !analysis.answer_types.is_empty() {
-            let stated = self.answer_norms(&candidates, &analysis.answer_types);
+            let mut stated = self.answer_norms(&candidates, &analysis.answer_types);
+            // the law's norm on when it applies states the date asked for
+            if analysis.answer_types.contains(&AnswerType::Deadline) {
+                stated.extend(
+                    analysis
+                        .application_norms
+                        .iter()
+                        .map(|n| (n.clone(), AnswerType::Deadline)),
+                );
+            }
             analysis.add_answer_norms(stated);
         }
         mark(&mut t, "candidates", &mut lap);

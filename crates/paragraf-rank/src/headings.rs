@@ -38,6 +38,7 @@
 //! elements“) though the longer one matched more words.
 
 use crate::params::RankParams;
+use crate::text::Pattern;
 use paragraf_types::{Lang, NormRef};
 
 /// Share of a heading word's idf earned when the question holds it only as a
@@ -226,6 +227,48 @@ impl HeadingTable {
             })
             .collect();
         best_matches(found, p)
+    }
+
+    /// Under application intent: the norms of the named `regulations` whose
+    /// heading says when the law applies (`primary`, the lexicon's
+    /// `[application_intent] headings`, on the heading's normalised words):
+    /// „Inkrafttreten und Geltungsbeginn“, "Entry into force", "Transposition".
+    /// A law without such a heading answers with its transitional provisions
+    /// (`fallback`: „Übergangsvorschrift“, "Transitional provisions"). One
+    /// match per norm, in table order; coverage 1 — the law names the norm
+    /// for this question itself.
+    pub fn application_matches(
+        &self,
+        regulations: &[String],
+        primary: &[Pattern],
+        fallback: &[Pattern],
+    ) -> Vec<HeadingMatch> {
+        let mut found: Vec<HeadingMatch> = Vec::new();
+        for r in regulations {
+            for patterns in [primary, fallback] {
+                let before = found.len();
+                for h in self.headings.iter().filter(|h| h.norm.is_of(r)) {
+                    if found.iter().any(|m| m.norm == h.norm) {
+                        continue;
+                    }
+                    let words = crate::text::tokens(&h.text, false);
+                    if let Some(p) = patterns.iter().find(|p| p.matches(&words)) {
+                        let weight = h.words.iter().map(|w| self.idf(&w[0])).sum();
+                        found.push(HeadingMatch {
+                            norm: h.norm.clone(),
+                            heading: format!("Überschrift „{}“", h.text),
+                            terms: vec![p.source.clone()],
+                            coverage: 1.0,
+                            weight,
+                        });
+                    }
+                }
+                if found.len() > before {
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// Every entry the question covers with `coverage ≥ min_coverage` and
@@ -890,6 +933,51 @@ mod tests {
             h("Art. 1 DSGVO", "Gegenstand und Ziele", &["gegenstand", "ziel"]),
             h("Art. 1 CRA", "Gegenstand", &["gegenstand"]),
         ])
+    }
+
+    #[test]
+    fn a_law_answers_when_it_applies_with_its_own_heading() {
+        let lex = crate::lexicon::Lexicon::builtin();
+        let app = &lex.application_intent;
+        let t = HeadingTable::new(vec![
+            h(
+                "Art. 12 XVO",
+                "Pflichten der Einführer",
+                &["pflicht", "einfuhr"],
+            ),
+            h(
+                "Art. 70 XVO",
+                "Übergangsbestimmungen",
+                &["ubergangsbestimm"],
+            ),
+            h(
+                "Art. 71 XVO",
+                "Inkrafttreten und Geltungsbeginn",
+                &["inkrafttret", "geltungsbeginn"],
+            ),
+            h("Art. 30 YRL", "Transposition", &["transposit"]),
+            h("Art. 31 YRL", "Entry into force", &["entri", "forc"]),
+            h("§ 40 ZG", "Übergangsregelung", &["ubergangsregel"]),
+            h("§ 41 ZG", "Außerkrafttreten", &["ausserkrafttret"]),
+        ]);
+        let norms = |regs: &[&str]| -> Vec<String> {
+            let regs: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
+            t.application_matches(&regs, &app.headings, &app.fallback_headings)
+                .into_iter()
+                .map(|m| {
+                    assert_eq!(m.coverage, 1.0);
+                    m.norm.0
+                })
+                .collect()
+        };
+        // entry into force and application; transposition and entry into
+        // force of a directive; only the named law's norms
+        assert_eq!(norms(&["XVO"]), vec!["Art. 71 XVO"]);
+        assert_eq!(norms(&["YRL"]), vec!["Art. 30 YRL", "Art. 31 YRL"]);
+        // a law without such a heading: its transitional provisions (never
+        // its repeal)
+        assert_eq!(norms(&["ZG"]), vec!["§ 40 ZG"]);
+        assert!(norms(&[]).is_empty());
     }
 
     /// Thresholds scaled to a ten-heading table (the defaults assume thousands).

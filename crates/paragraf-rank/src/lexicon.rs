@@ -21,6 +21,8 @@ struct RawLexicon {
     control_intent: RawSignals,
     guidance_intent: RawGuidance,
     definition_intent: RawSignals,
+    #[serde(default)]
+    application_intent: RawApplication,
     historical: RawSignals,
     law_enforcement: RawSignals,
     #[serde(default)]
@@ -50,6 +52,23 @@ struct RawThirdCountry {
     terms_de: Vec<String>,
     #[serde(default)]
     terms_en: Vec<String>,
+}
+
+/// `[application_intent]`: a question about when a law starts to apply, and
+/// the headings of the norms that say so.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawApplication {
+    #[serde(default)]
+    signals: Vec<String>,
+    #[serde(default)]
+    together: Vec<Vec<String>>,
+    #[serde(default)]
+    unless: Vec<String>,
+    #[serde(default)]
+    headings: Vec<String>,
+    #[serde(default)]
+    fallback_headings: Vec<String>,
 }
 
 /// `[answer_type]`: per kind of fact, the patterns of a question asking for it.
@@ -267,6 +286,8 @@ pub struct Lexicon {
     /// addressed`: the phrase, and the signal it holds).
     pub guidance_addressed: Vec<(Pattern, String)>,
     pub definition_intent: Vec<Pattern>,
+    /// When a law starts to apply (`[application_intent]`).
+    pub application_intent: ApplicationIntent,
     pub historical: Vec<Pattern>,
     pub law_enforcement: Vec<Pattern>,
     pub jurisdictions: Vec<JurisdictionEntry>,
@@ -282,6 +303,23 @@ pub struct Lexicon {
     /// The law's words for such a country („Drittland“, "third country"),
     /// each with its language; the engine analyses them into searched terms.
     pub third_country_terms: Vec<(Lang, String)>,
+}
+
+/// Compiled `[application_intent]`: the question's signals and the headings
+/// of the norms that answer it (entry into force, application, transition,
+/// transposition), matched against the headings of the laws it names.
+#[derive(Debug, Clone, Default)]
+pub struct ApplicationIntent {
+    pub signals: Vec<Pattern>,
+    /// Patterns that say it only together (each group: all of them).
+    pub together: Vec<Vec<Pattern>>,
+    /// None of these may occur in the question.
+    pub unless: Vec<Pattern>,
+    /// Patterns on a heading's words (normalised like a question).
+    pub headings: Vec<Pattern>,
+    /// Headings that answer for a law without any of `headings`
+    /// (transitional provisions).
+    pub fallback_headings: Vec<Pattern>,
 }
 
 fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
@@ -457,6 +495,28 @@ impl Lexicon {
                 "definition_intent.signals",
                 &raw.definition_intent.signals,
             )?,
+            application_intent: ApplicationIntent {
+                signals: patterns(
+                    "application_intent.signals",
+                    &raw.application_intent.signals,
+                )?,
+                together: raw
+                    .application_intent
+                    .together
+                    .iter()
+                    .enumerate()
+                    .map(|(k, g)| patterns(&format!("application_intent.together[{k}]"), g))
+                    .collect::<Result<_, _>>()?,
+                unless: patterns("application_intent.unless", &raw.application_intent.unless)?,
+                headings: patterns(
+                    "application_intent.headings",
+                    &raw.application_intent.headings,
+                )?,
+                fallback_headings: patterns(
+                    "application_intent.fallback_headings",
+                    &raw.application_intent.fallback_headings,
+                )?,
+            },
             historical: patterns("historical.signals", &raw.historical.signals)?,
             law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
             third_country: patterns("third_country.signals", &raw.third_country.signals)?,

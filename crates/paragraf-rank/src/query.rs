@@ -107,6 +107,16 @@ pub struct QueryAnalysis {
     pub guidance_intent: bool,
     /// The question asks what a term means (→ definitions norms as topic norms).
     pub definition_intent: bool,
+    /// The question asks when a law starts to apply (`[application_intent]`:
+    /// the caller gives `topicGain` to the named laws' norms headed so,
+    /// [`crate::headings::HeadingTable::application_matches`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub application_intent: bool,
+    /// Under application intent: the named laws' norms on when they apply
+    /// (also in `heading_matches`); they state the date a deadline question
+    /// asks for (`answerTypeGain`). Set by the caller.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub application_norms: Vec<NormRef>,
     pub as_of: Option<AsOf>,
     /// Historical / as-of intent (08).
     pub historical: bool,
@@ -181,6 +191,8 @@ impl Default for QueryAnalysis {
             control_intent: false,
             guidance_intent: false,
             definition_intent: false,
+            application_intent: false,
+            application_norms: Vec::new(),
             as_of: None,
             historical: false,
             law_enforcement: false,
@@ -755,6 +767,33 @@ pub fn analyze_query_with(
         for n in defs {
             if norm_keys.insert(norm_key(n.as_str())) {
                 q.topic_norms.push(n);
+            }
+        }
+    }
+
+    // application intent: when the named law starts to apply (never with
+    // definition intent: „gilt als“ asks what a word means)
+    let app = &lex.application_intent;
+    if !q.definition_intent && !app.unless.iter().any(|p| p.matches(&toks)) {
+        let fired = first_match(&app.signals, &toks)
+            .map(|(p, words)| (p.source.clone(), words))
+            .or_else(|| {
+                app.together
+                    .iter()
+                    .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(&toks)))
+                    .map(|g| {
+                        let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
+                        (src.join(" + "), src.join(" "))
+                    })
+            });
+        if let Some((source, words)) = fired {
+            q.application_intent = true;
+            q.push("application_intent", &source, words);
+            // „Bis wann muss die Richtlinie umgesetzt werden?“ asks for a
+            // date, not for measures
+            if q.control_intent {
+                q.control_intent = false;
+                q.push("control_intent_set_aside", "application_intent", source);
             }
         }
     }
@@ -1417,6 +1456,39 @@ mod tests {
             "Müssen Lebensläufe nach der Stellenbesetzung vernichtet werden?",
             Domain::Employment
         ));
+    }
+
+    #[test]
+    fn asking_when_a_law_applies_is_application_intent() {
+        for s in [
+            "Ab wann gilt die Maschinenverordnung?",
+            "Seit wann sind die Regeln der Datenverordnung anzuwenden?",
+            "Wann ist das Geschäftsgeheimnisgesetz in Kraft getreten?",
+            "Gibt es eine Übergangsfrist für bestehende Funkanlagen?",
+            "Bis wann müssen die Mitgliedstaaten die Richtlinie umsetzen?",
+            "When did the Data Act enter into force?",
+            "When do the machinery rules apply?",
+            "Is there a transition period for products already on the market?",
+        ] {
+            assert!(a(s).application_intent, "{s}: {:?}", a(s).signals);
+        }
+        for s in [
+            // a threshold, a condition, a deadline of a duty, a definition
+            "Ab wann muss ein Verein einen Datenschutzbeauftragten benennen?",
+            "Ab wann gilt ein Betreiber als wichtige Einrichtung?",
+            "Wann gilt eine Maschine als unvollständig?",
+            "Bis wann muss eine Datenpanne gemeldet werden?",
+            "When does a controller have to notify a breach?",
+        ] {
+            assert!(!a(s).application_intent, "{s}: {:?}", a(s).signals);
+        }
+        // transposing a directive is no question for measures
+        let q = a("Bis wann ist die Richtlinie in nationales Recht umzusetzen?");
+        assert!(q.application_intent && !q.control_intent, "{:?}", q.signals);
+        assert!(q
+            .signals
+            .iter()
+            .any(|s| s.feature == "control_intent_set_aside"));
     }
 
     #[test]
