@@ -507,6 +507,14 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "image_publication",
+        &[
+            "Darf mein Sportverein Bilder vom Turnier mit den Kindern auf Facebook teilen?",
+            "Darf die Firma ein Foto von mir auf ihre Website hochladen?",
+            "May my employer post photos of me on the company's Instagram account?",
+        ],
+    ),
+    (
         "advertising",
         &[
             "Ist Kaltakquise per Telefon bei Geschäftskunden erlaubt?",
@@ -893,6 +901,23 @@ fn every_phrasing_fires_its_topic() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn a_picture_without_its_publication_is_no_image_right() {
+    let lex = Lexicon::builtin();
+    for text in [
+        "Darf ich ein Foto der Quittung an das Finanzamt schicken?",
+        "Welche Auflösung müssen Produktfotos im Onlineshop haben?",
+        "Wann muss eine Kapitalgesellschaft ihren Jahresabschluss veröffentlichen?",
+    ] {
+        let q = analyze_query(text, &[], lex);
+        assert!(
+            !q.topics.iter().any(|t| t == "image_publication"),
+            "{text}: {:?}",
+            q.topics
+        );
+    }
 }
 
 #[test]
