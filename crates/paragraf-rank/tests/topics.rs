@@ -82,6 +82,9 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Darf der Arbeitgeber private Daten seiner Mitarbeiter an die Krankenkasse geben?",
             "Which data about staff may an employer keep in the personnel file?",
+            "Darf meine Vorgesetzte nach der Diagnose auf meiner Krankmeldung fragen?",
+            "Darf die Chefin Fingerabdrücke für die Stempeluhr speichern?",
+            "Can my boss ask for my medical records?",
         ],
     ),
     (
@@ -466,6 +469,9 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Darf der Chef die Dienstwagen der Mitarbeiter per GPS verfolgen?",
             "Ist ein Keylogger auf Arbeitsplatz-PCs zulässig?",
             "Can an employer use monitoring software to track employees working from home?",
+            "Darf die Geschäftsführung die Chatnachrichten der Angestellten mitlesen?",
+            "Darf der Betrieb die Handys der Außendienstmitarbeiter orten?",
+            "May a company read the e-mails of its staff?",
         ],
     ),
     (
@@ -914,6 +920,25 @@ fn a_picture_without_its_publication_is_no_image_right() {
         let q = analyze_query(text, &[], lex);
         assert!(
             !q.topics.iter().any(|t| t == "image_publication"),
+            "{text}: {:?}",
+            q.topics
+        );
+    }
+}
+
+#[test]
+fn an_employer_without_staff_data_is_no_employee_data_question() {
+    let lex = Lexicon::builtin();
+    for text in [
+        "Muss der Arbeitgeber eine Gefährdungsbeurteilung dokumentieren?",
+        "Wie viele Urlaubstage muss mein Chef mir geben?",
+        "Darf der Betriebsrat die Arbeitszeiten mitbestimmen?",
+    ] {
+        let q = analyze_query(text, &[], lex);
+        assert!(
+            !q.topics
+                .iter()
+                .any(|t| t == "employee_data_employer" || t == "employee_monitoring"),
             "{text}: {:?}",
             q.topics
         );
