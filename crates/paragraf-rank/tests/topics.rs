@@ -68,6 +68,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Meine Adresse ist bei der Versicherung falsch hinterlegt. Muss die Firma die personenbezogenen Daten korrigieren?",
             "Can I make a company fix wrong personal data it stores about me?",
+            "Der Onlineshop hat meine personenbezogenen Daten mit einer veralteten Anschrift gespeichert – was kann ich tun?",
+            "My bank stores an incorrect record of my personal data. What are my rights?",
         ],
     ),
     (
@@ -228,6 +230,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Welche Informationspflichten gelten, wenn personenbezogene Daten von Dritten erhoben wurden?",
             "Was gilt für Kundendaten, die wir aus dritten Quellen gekauft haben?",
             "What must we tell people whose personal data have not been obtained from the data subject directly?",
+            "Wir haben personenbezogene Daten von einem Datenhändler erworben. Wen müssen wir informieren?",
+            "Do we have to tell customers when we receive their personal data from another company?",
         ],
     ),
     (
@@ -307,6 +311,14 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Ist eine rein automatisierte Einzelentscheidung über einen Mietvertrag zulässig?",
             "Welche Rechte habe ich gegen Profiling durch meine Bank?",
             "Can an online lender rely solely on automated decision-making to reject applicants?",
+        ],
+    ),
+    (
+        "automated_decisions_colloquial",
+        &[
+            "Darf ein Algorithmus entscheiden, wer eine Wohnung bekommt?",
+            "Ist es erlaubt, dass ein Computer meinen Kreditantrag ablehnt?",
+            "Can an insurer let software alone decide on my claim?",
         ],
     ),
     (
@@ -660,6 +672,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Ist Emotionserkennung am Arbeitsplatz nach der KI-Verordnung verboten?",
             "Darf eine Behörde Bürger per KI im Wege des Social Scoring bewerten?",
             "Is it prohibited to use AI to infer the emotions of job candidates?",
+            "Ist Gesichtserkennung in Echtzeit durch KI im öffentlichen Raum untersagt?",
+            "Is social credit scoring by AI banned in Europe?",
         ],
     ),
     (
@@ -719,6 +733,14 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Was muss ein Krankenhaus als Betreiber eines KI-Systems beachten?",
             "What obligations do deployers of AI systems have?",
+        ],
+    ),
+    (
+        "ai_deployer_colloquial",
+        &[
+            "Wir wollen ein Hochrisiko-KI-System zur Kreditprüfung einsetzen. Worauf müssen wir achten?",
+            "Was gilt für eine Behörde, die eine eingekaufte hochriskante KI-Anwendung verwendet?",
+            "We are deploying a high-risk AI tool for hiring – what applies to us?",
         ],
     ),
     (
@@ -825,11 +847,27 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "works_council_codetermination",
+        &[
+            "Muss der Betriebsrat zustimmen, wenn wir die Pausenzeiten neu regeln?",
+            "Kann der Betriebsrat bei der Einführung einer digitalen Zeiterfassung mitreden?",
+            "Does the works council have to agree to a new overtime policy?",
+        ],
+    ),
+    (
         "discrimination",
         &[
             "Ist eine Stellenanzeige nur für junge Bewerber eine Diskriminierung?",
             "Welche Ansprüche hat ein Bewerber bei Benachteiligung wegen seines Alters?",
             "Does German law protect employees against discrimination based on religion?",
+        ],
+    ),
+    (
+        "discrimination_grounds",
+        &[
+            "Darf eine Firma einen Bewerber mit Behinderung ohne Vorstellungsgespräch aussortieren und ablehnen?",
+            "Darf mein Arbeitgeber mich wegen meiner Religion bei der Beförderung übergehen?",
+            "Can an employer refuse to hire a woman because she is pregnant?",
         ],
     ),
     (
@@ -942,6 +980,26 @@ fn an_employer_without_staff_data_is_no_employee_data_question() {
             "{text}: {:?}",
             q.topics
         );
+    }
+}
+
+#[test]
+fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
+    let lex = Lexicon::builtin();
+    for (text, topic) in [
+        // a computer named, no decision left to it
+        ("Muss ein Computer mit Kundendaten verschlüsselt werden?", "automated_decisions_colloquial"),
+        // a provider putting a high-risk system on the market is no deployer
+        ("Welche Pflichten hat ein Anbieter, der ein Hochrisiko-KI-System entwickelt und einsetzt?", "ai_deployer_colloquial"),
+        // electing a works council, hiring: other norms of the BetrVG
+        ("Wie wird ein Betriebsrat in einem Betrieb mit Homeoffice gewählt?", "works_council_codetermination"),
+        // compensation after discrimination has a norm of its own (§ 15 AGG)
+        ("Welche Entschädigung kann ein wegen seines Alters abgelehnter Bewerber verlangen?", "discrimination_grounds"),
+        // an age limit of a product, no decision about a job
+        ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
+    ] {
+        let q = analyze_query(text, &[], lex);
+        assert!(!q.topics.iter().any(|t| t == topic), "{text}: {:?}", q.topics);
     }
 }
 
