@@ -711,6 +711,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Wie stellt man menschliche Aufsicht über ein KI-System sicher?",
             "What does human oversight of AI mean in practice?",
+            "Muss ein Mitarbeiter das KI-System jederzeit abschalten können?",
+            "Must a person be able to override a high-risk AI system's output?",
         ],
     ),
     (
@@ -733,6 +735,13 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Was muss ein Krankenhaus als Betreiber eines KI-Systems beachten?",
             "What obligations do deployers of AI systems have?",
+        ],
+    ),
+    (
+        "ai_documentation",
+        &[
+            "Welche technischen Unterlagen muss der Anbieter eines KI-Systems erstellen?",
+            "How long must the documentation of a high-risk AI system be kept?",
         ],
     ),
     (
@@ -1000,6 +1009,36 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
     ] {
         let q = analyze_query(text, &[], lex);
         assert!(!q.topics.iter().any(|t| t == topic), "{text}: {:?}", q.topics);
+    }
+}
+
+#[test]
+fn a_duty_of_a_high_risk_system_replaces_its_classification() {
+    let lex = Lexicon::builtin();
+    // the classification question keeps its topic
+    let q = analyze_query(
+        "Ist eine KI zur Bewerberauswahl ein Hochrisiko-System?",
+        &[],
+        lex,
+    );
+    assert!(
+        q.topics.iter().any(|t| t == "ai_high_risk"),
+        "{:?}",
+        q.topics
+    );
+    // a question about one duty of such a system is about the duty
+    for text in [
+        "Wie muss die menschliche Aufsicht über ein Hochrisiko-KI-System aussehen?",
+        "Which documentation does a provider of a high-risk AI system draw up?",
+        "Welche Pflichten hat der Anbieter eines Hochrisiko-KI-Systems?",
+    ] {
+        let q = analyze_query(text, &[], lex);
+        assert!(
+            !q.topics.iter().any(|t| t == "ai_high_risk"),
+            "{text}: {:?}",
+            q.topics
+        );
+        assert!(!q.topics.is_empty(), "{text}");
     }
 }
 
