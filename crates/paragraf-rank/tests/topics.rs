@@ -26,6 +26,8 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Was müssen wir mit der Agentur vereinbaren, die in unserem Auftrag Kundendaten für Newsletter verarbeitet?",
             "Do we need a contract with a payroll service provider that handles employee data on our behalf?",
+            "Welcher Vertrag ist mit dem Rechenzentrum nötig, das unsere Kundendaten hostet?",
+            "Do we need an agreement with the cloud service that stores our customers' personal data?",
         ],
     ),
     (
@@ -40,6 +42,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Braucht ein Online-Shop aus Kanada einen Vertreter in der EU?",
             "When does a US app developer have to appoint an EU representative under data protection law?",
+            "Brauchen wir als Softwarefirma aus Australien einen Ansprechpartner in der EU für den Datenschutz?",
         ],
     ),
     (
@@ -101,6 +104,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         &[
             "Gilt die DSGVO für ein Start-up außerhalb der EU, das Nutzer in Deutschland trackt?",
             "Does the GDPR apply to a non EU company selling to customers in France?",
+            "Unterliegt ein Onlineshop außerhalb der EU der Datenschutz-Grundverordnung?",
         ],
     ),
     (
@@ -431,6 +435,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Gibt es Schmerzensgeld wegen eines DSGVO-Verstoßes, und wie hoch fällt es aus?",
             "Kann ein Kunde nach einer Datenpanne Schadensersatz verlangen?",
             "Can I claim compensation for distress caused by a GDPR violation?",
+            "Kann ich von der Firma Geld verlangen, weil sie meine Gesundheitsdaten verloren hat?",
         ],
     ),
     (
@@ -440,6 +445,20 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Bei welcher Aufsichtsbehörde reiche ich eine Beschwerde über unerwünschte Werbemails ein?",
             "Wie läuft ein Beschwerdeverfahren beim Landesdatenschutzbeauftragten ab?",
             "Is the right to lodge a complaint free of charge for data subjects?",
+        ],
+    ),
+    (
+        "supervisory_tasks",
+        &[
+            "Wofür ist die Datenschutzaufsichtsbehörde eines Landes zuständig?",
+            "What are the tasks of a data protection authority under the GDPR?",
+        ],
+    ),
+    (
+        "breach_notify_people",
+        &[
+            "Unsere Kundendatenbank wurde gehackt. Müssen wir die Kunden informieren?",
+            "Do we have to tell our users that their accounts were compromised?",
         ],
     ),
     (
@@ -1004,6 +1023,11 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         ("Wie wird ein Betriebsrat in einem Betrieb mit Homeoffice gewählt?", "works_council_codetermination"),
         // compensation after discrimination has a norm of its own (§ 15 AGG)
         ("Welche Entschädigung kann ein wegen seines Alters abgelehnter Bewerber verlangen?", "discrimination_grounds"),
+        // the report to an authority is Art. 33 / NIS2, who pays is Art. 82
+        ("Müssen wir dem BSI melden, dass Hacker Kundendaten erbeutet haben?", "breach_notify_people"),
+        ("Who is liable to customers when hackers steal their data?", "breach_notify_people"),
+        // the tasks of the company's own officer are Art. 39
+        ("Welche Aufgaben hat der Datenschutzbeauftragte gegenüber der Aufsichtsbehörde?", "supervisory_tasks"),
         // an age limit of a product, no decision about a job
         ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
     ] {
