@@ -141,6 +141,8 @@ struct RawRegulation {
     definitions: Option<String>,
     #[serde(default)]
     historical: bool,
+    #[serde(default)]
+    numbered_like: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -221,6 +223,10 @@ pub struct RegulationEntry {
     pub definitions: Option<String>,
     /// A superseded version: naming it is an as-of hint (08).
     pub historical: bool,
+    /// The law whose article numbering this one keeps (the UK GDPR keeps
+    /// the GDPR's): a question about this law's jurisdiction takes the
+    /// same-numbered norms of the topics it fires.
+    pub numbered_like: Option<String>,
 }
 
 /// A norm range out of scope of a general (or a law-enforcement) question (`scopePenalty`).
@@ -416,6 +422,7 @@ impl Lexicon {
                 regime: r.regime.clone(),
                 definitions: r.definitions.clone(),
                 historical: r.historical,
+                numbered_like: r.numbered_like.clone(),
             });
         }
         let mut scope_rules = Vec::new();

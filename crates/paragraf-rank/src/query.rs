@@ -741,6 +741,42 @@ pub fn analyze_query_with(
         }
     }
 
+    // a question about a jurisdiction whose law keeps another law's
+    // numbering (the UK GDPR the GDPR's): the topics' norms of that law have
+    // same-numbered twins there
+    if q.jurisdiction_named && !q.jurisdictions.iter().any(|j| j.is_home()) {
+        let juris = q.jurisdictions.clone();
+        for r in lex
+            .regulations
+            .iter()
+            .filter(|r| juris.contains(&r.jurisdiction))
+        {
+            let Some(like) = &r.numbered_like else {
+                continue;
+            };
+            let twins: Vec<NormRef> = q
+                .topic_norms
+                .iter()
+                .filter(|n| n.is_of(like))
+                .filter_map(|n| n.0.strip_suffix(like.as_str()))
+                .map(|label| NormRef::new(label.trim_end(), &r.name))
+                .collect();
+            let list: Vec<&str> = twins.iter().map(NormRef::as_str).collect();
+            if !twins.is_empty() {
+                q.push(
+                    "numbered_like",
+                    &r.name,
+                    format!("{like} → {}", list.join(", ")),
+                );
+            }
+            for n in twins {
+                if norm_keys.insert(norm_key(n.as_str())) {
+                    q.topic_norms.push(n);
+                }
+            }
+        }
+    }
+
     // definition intent → definitions norms of the named regulations (else of the domains)
     if let Some((p, words)) = first_match(&lex.definition_intent, &toks) {
         q.definition_intent = true;
@@ -1456,6 +1492,30 @@ mod tests {
             "Müssen Lebensläufe nach der Stellenbesetzung vernichtet werden?",
             Domain::Employment
         ));
+    }
+
+    #[test]
+    fn a_uk_question_takes_the_uk_gdpr_twins_of_its_topic_norms() {
+        let uk =
+            a("Muss eine Firma in England einen Hackerangriff auf ihre Kundendatenbank melden?");
+        assert!(
+            uk.topic_norms.contains(&NormRef("Art. 33 UK GDPR".into())),
+            "{:?}",
+            uk.topic_norms
+        );
+        assert!(uk.signals.iter().any(|s| s.feature == "numbered_like"));
+        // a German question keeps the GDPR's norms alone
+        let de = a("Muss eine Firma in Köln einen Hackerangriff auf ihre Kundendatenbank melden?");
+        assert!(
+            de.topic_norms.contains(&NormRef("Art. 33 DSGVO".into())),
+            "{:?}",
+            de.topic_norms
+        );
+        assert!(
+            !de.topic_norms.iter().any(|n| n.is_of("UK GDPR")),
+            "{:?}",
+            de.topic_norms
+        );
     }
 
     #[test]
