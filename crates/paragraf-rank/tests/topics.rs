@@ -636,6 +636,14 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "cra_exploited",
+        &[
+            "Hacker nutzen eine Schwachstelle in der Firmware unseres Routers aus – was müssen wir als Hersteller tun?",
+            "Eine Sicherheitslücke unserer Smartwatch wird bereits ausgenutzt. Wen müssen wir informieren?",
+            "Attackers are exploiting a vulnerability in our smart lock. What must the manufacturer do?",
+        ],
+    ),
+    (
         "cra_reporting_2",
         &[
             "Gibt es eine Meldepflicht für Schwachstellen in Smart-Home-Software?",
@@ -1028,6 +1036,8 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         ("Who is liable to customers when hackers steal their data?", "breach_notify_people"),
         // the tasks of the company's own officer are Art. 39
         ("Welche Aufgaben hat der Datenschutzbeauftragte gegenüber der Aufsichtsbehörde?", "supervisory_tasks"),
+        // an operator under NIS2 whose systems were attacked reports under NIS2
+        ("Angreifer haben eine Schwachstelle in den Systemen unserer wichtigen Einrichtung genutzt – was gilt nach NIS2?", "cra_exploited"),
         // an age limit of a product, no decision about a job
         ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
     ] {
