@@ -636,6 +636,13 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "request_deadline",
+        &[
+            "Innerhalb welcher Frist muss ein Verein auf meine Auskunftsanfrage zu meinen Daten antworten?",
+            "How long does a controller have to respond to an erasure request for personal data?",
+        ],
+    ),
+    (
         "cra_exploited",
         &[
             "Hacker nutzen eine Schwachstelle in der Firmware unseres Routers aus – was müssen wir als Hersteller tun?",
@@ -1038,6 +1045,8 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         ("Welche Aufgaben hat der Datenschutzbeauftragte gegenüber der Aufsichtsbehörde?", "supervisory_tasks"),
         // an operator under NIS2 whose systems were attacked reports under NIS2
         ("Angreifer haben eine Schwachstelle in den Systemen unserer wichtigen Einrichtung genutzt – was gilt nach NIS2?", "cra_exploited"),
+        // the deadline of a breach report is Art. 33
+        ("Wie schnell muss die Aufsichtsbehörde nach einer Datenpanne eine Antwort bekommen?", "request_deadline"),
         // an age limit of a product, no decision about a job
         ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
     ] {
