@@ -615,29 +615,52 @@ impl Engine {
             let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
             keep_named_laws(&mut matches, &q.regulations, &regulation_of, &regime_of);
         }
-        // a question about when its law starts to apply: the law's own norm
-        // on that (headed „Inkrafttreten“, "Entry into force", …) first
-        if q.application_intent {
+        // a question about when its law starts to apply or whom it covers:
+        // the law's own norm on that (headed „Inkrafttreten“, "Entry into
+        // force", „Anwendungsbereich“, …) first
+        if q.application_intent || q.scope_intent {
             let mut named = q.regulations.clone();
             for l in &laws {
                 if !named.contains(&l.regulation) {
                     named.push(l.regulation.clone());
                 }
             }
-            // no law named: the laws whose headings the question meets
-            // („Ab wann gelten die Pflichten für Hochrisiko-KI?“)
-            if named.is_empty() {
-                for r in matches.iter().filter_map(|m| regulation_of(&m.norm)) {
-                    if !named.contains(&r) {
-                        named.push(r);
+            let mut first = Vec::new();
+            if q.application_intent {
+                // no law named: the laws whose headings the question meets
+                // („Ab wann gelten die Pflichten für Hochrisiko-KI?“)
+                let mut laws_of = named.clone();
+                if laws_of.is_empty() {
+                    for r in matches.iter().filter_map(|m| regulation_of(&m.norm)) {
+                        if !laws_of.contains(&r) {
+                            laws_of.push(r);
+                        }
+                    }
+                }
+                let app = &self.lexicon.application_intent;
+                first = self.headings.intent_matches(
+                    &laws_of,
+                    &app.headings,
+                    &app.fallback_headings,
+                    None,
+                );
+                q.application_norms = first.iter().map(|m| m.norm.clone()).collect();
+            }
+            // scope: only a law the question names (a duty's heading names
+            // the duty's law, not a question about its scope)
+            if q.scope_intent {
+                let scope = &self.lexicon.scope_intent;
+                for m in self.headings.intent_matches(
+                    &named,
+                    &scope.headings,
+                    &scope.fallback_headings,
+                    Some(paragraf_rank::constants::SCOPE_NORMS_PER_LAW),
+                ) {
+                    if !first.iter().any(|f| f.norm == m.norm) {
+                        first.push(m);
                     }
                 }
             }
-            let app = &self.lexicon.application_intent;
-            let mut first =
-                self.headings
-                    .application_matches(&named, &app.headings, &app.fallback_headings);
-            q.application_norms = first.iter().map(|m| m.norm.clone()).collect();
             first.append(&mut matches);
             matches = first;
         }

@@ -243,6 +243,15 @@ pub const HEADING_COMMON_CREDIT: f64 = 0.5;
 /// Fewest norms a law must have for `headingCommonShare` to apply (a share
 /// of a handful of norms says nothing).
 pub const HEADING_COMMON_MIN_NORMS: usize = 10;
+/// Scope intent (own): how many of a named law's scope-headed norms
+/// („Anwendungsbereich“, "Scope", „Verpflichtete“, "important entities")
+/// get `topicGain`, the lowest-numbered first — a law states whom it covers
+/// up front (Art. 2 and 3 DSGVO: material and territorial scope; Art. 2 and
+/// 3 NIS2: scope and the entities), while later headings that name the same
+/// words are about something else (Art. 33 NIS2, supervision of important
+/// entities; § 41 GwG, feedback to the obliged entities). Pinned by
+/// `pin_heading_defaults`.
+pub const SCOPE_NORMS_PER_LAW: usize = 2;
 
 // ---------------------------------------------------------------- heading vectors (own, 01 fusion)
 // Every norm heading is embedded on its own (`paragraf_index::HeadingVectors`);

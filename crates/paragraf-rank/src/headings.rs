@@ -229,19 +229,23 @@ impl HeadingTable {
         best_matches(found, p)
     }
 
-    /// Under application intent: the norms of the named `regulations` whose
-    /// heading says when the law applies (`primary`, the lexicon's
-    /// `[application_intent] headings`, on the heading's normalised words):
-    /// „Inkrafttreten und Geltungsbeginn“, "Entry into force", "Transposition".
-    /// A law without such a heading answers with its transitional provisions
-    /// (`fallback`: „Übergangsvorschrift“, "Transitional provisions"). One
-    /// match per norm, in table order; coverage 1 — the law names the norm
-    /// for this question itself.
-    pub fn application_matches(
+    /// Under a heading intent: the norms of the named `regulations` whose
+    /// heading answers that kind of question (`primary`, the lexicon's
+    /// `headings` of the intent, on the heading's normalised words): for
+    /// application intent „Inkrafttreten und Geltungsbeginn“, "Entry into
+    /// force", "Transposition"; for scope intent „Anwendungsbereich“,
+    /// "Scope", „Verpflichtete“. A law without such a heading answers with
+    /// its `fallback` headings (transitional provisions). One match per norm,
+    /// in table order; coverage 1 — the law names the norm for this question
+    /// itself. `first_norms`: keep per law only that many matches, the
+    /// lowest-numbered (a law states its scope up front: Art. 2 and 3
+    /// DSGVO, not Art. 33 NIS2 on supervising important entities).
+    pub fn intent_matches(
         &self,
         regulations: &[String],
         primary: &[Pattern],
         fallback: &[Pattern],
+        first_norms: Option<usize>,
     ) -> Vec<HeadingMatch> {
         let mut found: Vec<HeadingMatch> = Vec::new();
         for r in regulations {
@@ -264,6 +268,13 @@ impl HeadingTable {
                     }
                 }
                 if found.len() > before {
+                    if let Some(k) = first_norms {
+                        found[before..].sort_by_key(|m| {
+                            let n = crate::rank::norm_number(m.norm.as_str());
+                            (n.unwrap_or(u32::MAX), m.norm.0.clone())
+                        });
+                        found.truncate(before + k.min(found.len() - before));
+                    }
                     break;
                 }
             }
@@ -962,7 +973,7 @@ mod tests {
         ]);
         let norms = |regs: &[&str]| -> Vec<String> {
             let regs: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
-            t.application_matches(&regs, &app.headings, &app.fallback_headings)
+            t.intent_matches(&regs, &app.headings, &app.fallback_headings, None)
                 .into_iter()
                 .map(|m| {
                     assert_eq!(m.coverage, 1.0);
@@ -978,6 +989,50 @@ mod tests {
         // its repeal)
         assert_eq!(norms(&["ZG"]), vec!["§ 40 ZG"]);
         assert!(norms(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_law_states_whom_it_covers_up_front() {
+        let lex = crate::lexicon::Lexicon::builtin();
+        let scope = &lex.scope_intent;
+        let t = HeadingTable::new(vec![
+            h(
+                "Art. 34 XRL",
+                "Supervision of important entities",
+                &["supervis", "import", "entiti"],
+            ),
+            h(
+                "Art. 3 XRL",
+                "Essential and important entities",
+                &["essenti", "import", "entiti"],
+            ),
+            h("Art. 2 XRL", "Scope", &["scope"]),
+            h(
+                "§ 2 ZG",
+                "Sachlicher Anwendungsbereich",
+                &["sachlich", "anwendungsbereich"],
+            ),
+            h(
+                "§ 9 ZG",
+                "Pflichten der Verpflichteten",
+                &["pflicht", "verpflicht"],
+            ),
+        ]);
+        let norms = |regs: &[&str], k: Option<usize>| -> Vec<String> {
+            let regs: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
+            t.intent_matches(&regs, &scope.headings, &scope.fallback_headings, k)
+                .into_iter()
+                .map(|m| m.norm.0)
+                .collect()
+        };
+        // the lowest-numbered scope headings, never a later norm that
+        // shares their words
+        assert_eq!(
+            norms(&["XRL"], Some(crate::constants::SCOPE_NORMS_PER_LAW)),
+            vec!["Art. 2 XRL", "Art. 3 XRL"]
+        );
+        assert_eq!(norms(&["XRL"], None).len(), 3);
+        assert_eq!(norms(&["ZG"], Some(2)), vec!["§ 2 ZG", "§ 9 ZG"]);
     }
 
     /// Thresholds scaled to a ten-heading table (the defaults assume thousands).

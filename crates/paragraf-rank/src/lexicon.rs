@@ -22,7 +22,9 @@ struct RawLexicon {
     guidance_intent: RawGuidance,
     definition_intent: RawSignals,
     #[serde(default)]
-    application_intent: RawApplication,
+    application_intent: RawHeadingIntent,
+    #[serde(default)]
+    scope_intent: RawHeadingIntent,
     historical: RawSignals,
     law_enforcement: RawSignals,
     #[serde(default)]
@@ -54,11 +56,11 @@ struct RawThirdCountry {
     terms_en: Vec<String>,
 }
 
-/// `[application_intent]`: a question about when a law starts to apply, and
-/// the headings of the norms that say so.
+/// `[application_intent]`, `[scope_intent]`: a kind of question about a named
+/// law that the law answers in a norm it heads so.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawApplication {
+struct RawHeadingIntent {
     #[serde(default)]
     signals: Vec<String>,
     #[serde(default)]
@@ -293,7 +295,9 @@ pub struct Lexicon {
     pub guidance_addressed: Vec<(Pattern, String)>,
     pub definition_intent: Vec<Pattern>,
     /// When a law starts to apply (`[application_intent]`).
-    pub application_intent: ApplicationIntent,
+    pub application_intent: HeadingIntent,
+    /// Whom or what a law covers (`[scope_intent]`).
+    pub scope_intent: HeadingIntent,
     pub historical: Vec<Pattern>,
     pub law_enforcement: Vec<Pattern>,
     pub jurisdictions: Vec<JurisdictionEntry>,
@@ -311,11 +315,11 @@ pub struct Lexicon {
     pub third_country_terms: Vec<(Lang, String)>,
 }
 
-/// Compiled `[application_intent]`: the question's signals and the headings
-/// of the norms that answer it (entry into force, application, transition,
-/// transposition), matched against the headings of the laws it names.
+/// A compiled heading intent (`[application_intent]`, `[scope_intent]`): the
+/// question's signals and the headings of the norms that answer it (entry
+/// into force; scope), matched against the headings of the laws it names.
 #[derive(Debug, Clone, Default)]
-pub struct ApplicationIntent {
+pub struct HeadingIntent {
     pub signals: Vec<Pattern>,
     /// Patterns that say it only together (each group: all of them).
     pub together: Vec<Vec<Pattern>>,
@@ -326,6 +330,26 @@ pub struct ApplicationIntent {
     /// Headings that answer for a law without any of `headings`
     /// (transitional provisions).
     pub fallback_headings: Vec<Pattern>,
+}
+
+impl HeadingIntent {
+    fn compile(field: &str, raw: &RawHeadingIntent) -> Result<HeadingIntent, RankError> {
+        Ok(HeadingIntent {
+            signals: patterns(&format!("{field}.signals"), &raw.signals)?,
+            together: raw
+                .together
+                .iter()
+                .enumerate()
+                .map(|(k, g)| patterns(&format!("{field}.together[{k}]"), g))
+                .collect::<Result<_, _>>()?,
+            unless: patterns(&format!("{field}.unless"), &raw.unless)?,
+            headings: patterns(&format!("{field}.headings"), &raw.headings)?,
+            fallback_headings: patterns(
+                &format!("{field}.fallback_headings"),
+                &raw.fallback_headings,
+            )?,
+        })
+    }
 }
 
 fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
@@ -502,28 +526,11 @@ impl Lexicon {
                 "definition_intent.signals",
                 &raw.definition_intent.signals,
             )?,
-            application_intent: ApplicationIntent {
-                signals: patterns(
-                    "application_intent.signals",
-                    &raw.application_intent.signals,
-                )?,
-                together: raw
-                    .application_intent
-                    .together
-                    .iter()
-                    .enumerate()
-                    .map(|(k, g)| patterns(&format!("application_intent.together[{k}]"), g))
-                    .collect::<Result<_, _>>()?,
-                unless: patterns("application_intent.unless", &raw.application_intent.unless)?,
-                headings: patterns(
-                    "application_intent.headings",
-                    &raw.application_intent.headings,
-                )?,
-                fallback_headings: patterns(
-                    "application_intent.fallback_headings",
-                    &raw.application_intent.fallback_headings,
-                )?,
-            },
+            application_intent: HeadingIntent::compile(
+                "application_intent",
+                &raw.application_intent,
+            )?,
+            scope_intent: HeadingIntent::compile("scope_intent", &raw.scope_intent)?,
             historical: patterns("historical.signals", &raw.historical.signals)?,
             law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
             third_country: patterns("third_country.signals", &raw.third_country.signals)?,

@@ -4,7 +4,7 @@
 
 use crate::answer_type::AnswerType;
 use crate::headings::HeadingMatch;
-use crate::lexicon::{Lexicon, RegulationEntry, ScopeWhen};
+use crate::lexicon::{HeadingIntent, Lexicon, RegulationEntry, ScopeWhen};
 use crate::text::{first_match, norm_key, tokens_with_variants, Pattern};
 use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
 use serde::{Deserialize, Serialize};
@@ -109,7 +109,7 @@ pub struct QueryAnalysis {
     pub definition_intent: bool,
     /// The question asks when a law starts to apply (`[application_intent]`:
     /// the caller gives `topicGain` to the named laws' norms headed so,
-    /// [`crate::headings::HeadingTable::application_matches`]).
+    /// [`crate::headings::HeadingTable::intent_matches`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub application_intent: bool,
     /// Under application intent: the named laws' norms on when they apply
@@ -117,6 +117,11 @@ pub struct QueryAnalysis {
     /// asks for (`answerTypeGain`). Set by the caller.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub application_norms: Vec<NormRef>,
+    /// The question asks whom or what a named law covers (`[scope_intent]`:
+    /// the caller gives `topicGain` to its norms headed „Anwendungsbereich“,
+    /// "Scope", „Verpflichtete“).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scope_intent: bool,
     pub as_of: Option<AsOf>,
     /// Historical / as-of intent (08).
     pub historical: bool,
@@ -193,6 +198,7 @@ impl Default for QueryAnalysis {
             definition_intent: false,
             application_intent: false,
             application_norms: Vec::new(),
+            scope_intent: false,
             as_of: None,
             historical: false,
             law_enforcement: false,
@@ -458,6 +464,26 @@ fn parse_as_of_date(toks: &[String]) -> Option<(DateRange, String)> {
         return Some((range, matched));
     }
     None
+}
+
+/// Whether a heading intent fires: one of its signals, or a `together` group
+/// whole, and none of its `unless` patterns (the signal's source and words).
+fn heading_intent(intent: &HeadingIntent, toks: &[String]) -> Option<(String, String)> {
+    if intent.unless.iter().any(|p| p.matches(toks)) {
+        return None;
+    }
+    first_match(&intent.signals, toks)
+        .map(|(p, words)| (p.source.clone(), words))
+        .or_else(|| {
+            intent
+                .together
+                .iter()
+                .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(toks)))
+                .map(|g| {
+                    let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
+                    (src.join(" + "), src.join(" "))
+                })
+        })
 }
 
 fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) -> bool {
@@ -809,20 +835,8 @@ pub fn analyze_query_with(
 
     // application intent: when the named law starts to apply (never with
     // definition intent: „gilt als“ asks what a word means)
-    let app = &lex.application_intent;
-    if !q.definition_intent && !app.unless.iter().any(|p| p.matches(&toks)) {
-        let fired = first_match(&app.signals, &toks)
-            .map(|(p, words)| (p.source.clone(), words))
-            .or_else(|| {
-                app.together
-                    .iter()
-                    .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(&toks)))
-                    .map(|g| {
-                        let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
-                        (src.join(" + "), src.join(" "))
-                    })
-            });
-        if let Some((source, words)) = fired {
+    if !q.definition_intent {
+        if let Some((source, words)) = heading_intent(&lex.application_intent, &toks) {
             q.application_intent = true;
             q.push("application_intent", &source, words);
             // „Bis wann muss die Richtlinie umgesetzt werden?“ asks for a
@@ -831,6 +845,11 @@ pub fn analyze_query_with(
                 q.control_intent = false;
                 q.push("control_intent_set_aside", "application_intent", source);
             }
+        }
+        // scope intent: whom or what the named law covers
+        if let Some((source, words)) = heading_intent(&lex.scope_intent, &toks) {
+            q.scope_intent = true;
+            q.push("scope_intent", &source, words);
         }
     }
 
@@ -1516,6 +1535,29 @@ mod tests {
             "{:?}",
             de.topic_norms
         );
+    }
+
+    #[test]
+    fn asking_whom_a_law_covers_is_scope_intent() {
+        for s in [
+            "Gilt das Produktsicherheitsgesetz auch für gebrauchte Waren?",
+            "Fällt eine kleine Arztpraxis unter die NIS2-Richtlinie?",
+            "Für wen gilt die Maschinenverordnung?",
+            "Sind Behörden vom Hinweisgeberschutzgesetz ausgenommen?",
+            "Does the Data Act apply to small businesses?",
+            "Is a municipal utility covered by NIS2?",
+        ] {
+            assert!(a(s).scope_intent, "{s}: {:?}", a(s).signals);
+        }
+        for s in [
+            // what the law requires, what a word means, when it applies
+            "What security requirements apply to connected toys under the CRA?",
+            "Wer gilt als Betreiber einer kritischen Anlage?",
+            "Ab wann gilt die KI-Verordnung?",
+            "Welche Pflichten hat ein Hersteller nach dem Produktsicherheitsgesetz?",
+        ] {
+            assert!(!a(s).scope_intent, "{s}: {:?}", a(s).signals);
+        }
     }
 
     #[test]

@@ -576,6 +576,7 @@ fn pin_heading_defaults() {
         ),
         (0.5, 0.5, 10)
     );
+    assert_eq!(c::SCOPE_NORMS_PER_LAW, 2);
     let p = paragraf_rank::RankParams::default();
     assert_eq!(
         (p.heading_common_share, p.heading_common_credit),
