@@ -636,6 +636,20 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "cold_calls",
+        &[
+            "Darf ein Stromanbieter mich unaufgefordert anrufen, um mir einen neuen Tarif zu verkaufen?",
+            "Is it legal to phone consumers to sell them insurance without asking first?",
+        ],
+    ),
+    (
+        "device_access",
+        &[
+            "Darf eine Taschenlampen-App mein Adressbuch auslesen?",
+            "May a website read identifiers from my device without asking?",
+        ],
+    ),
+    (
         "request_deadline",
         &[
             "Innerhalb welcher Frist muss ein Verein auf meine Auskunftsanfrage zu meinen Daten antworten?",
@@ -1047,6 +1061,9 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         ("Angreifer haben eine Schwachstelle in den Systemen unserer wichtigen Einrichtung genutzt – was gilt nach NIS2?", "cra_exploited"),
         // the deadline of a breach report is Art. 33
         ("Wie schnell muss die Aufsichtsbehörde nach einer Datenpanne eine Antwort bekommen?", "request_deadline"),
+        // a fraudulent call is no advertising; an employer reading a work phone is § 26 BDSG
+        ("Was tun gegen Betrugsanrufe, die mir angeblich etwas verkaufen wollen?", "cold_calls"),
+        ("Darf mein Arbeitgeber den Standort meines Diensthandys auslesen?", "device_access"),
         // an age limit of a product, no decision about a job
         ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
     ] {
