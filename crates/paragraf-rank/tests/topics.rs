@@ -636,6 +636,27 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "personalised_ads",
+        &[
+            "Darf eine Supermarktkette mein Kaufverhalten aus der Payback-App für Werbung nutzen?",
+            "Can a streaming service use my browsing history for targeted ads?",
+        ],
+    ),
+    (
+        "applicant_data",
+        &[
+            "Darf ein Personalvermittler die Lebensläufe von Bewerbern an Kunden weitergeben?",
+            "May we keep the CVs of unsuccessful applicants in a talent pool?",
+        ],
+    ),
+    (
+        "employee_sensitive_data",
+        &[
+            "Darf die Personalabteilung die Diagnosen der Mitarbeiter in einer Tabelle führen?",
+            "Can an employer store fingerprints of staff for the time clock?",
+        ],
+    ),
+    (
         "cold_calls",
         &[
             "Darf ein Stromanbieter mich unaufgefordert anrufen, um mir einen neuen Tarif zu verkaufen?",
@@ -1064,6 +1085,10 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         // a fraudulent call is no advertising; an employer reading a work phone is § 26 BDSG
         ("Was tun gegen Betrugsanrufe, die mir angeblich etwas verkaufen wollen?", "cold_calls"),
         ("Darf mein Arbeitgeber den Standort meines Diensthandys auslesen?", "device_access"),
+        // how long applicants' documents may be kept is Art. 5 / 17
+        ("Wie lange dürfen wir die Unterlagen von Bewerbern speichern?", "applicant_data"),
+        // the health protection of the workforce is occupational safety
+        ("Welche Maßnahmen zum Gesundheitsschutz der Beschäftigten muss der Arbeitgeber treffen?", "employee_sensitive_data"),
         // an age limit of a product, no decision about a job
         ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
     ] {
