@@ -1077,7 +1077,7 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         ("Müssen wir dem BSI melden, dass Hacker Kundendaten erbeutet haben?", "breach_notify_people"),
         ("Who is liable to customers when hackers steal their data?", "breach_notify_people"),
         // the tasks of the company's own officer are Art. 39
-        ("Welche Aufgaben hat der Datenschutzbeauftragte gegenüber der Aufsichtsbehörde?", "supervisory_tasks"),
+        ("Wofür ist die betriebliche Datenschutzbeauftragte gegenüber der Aufsichtsbehörde zuständig?", "supervisory_tasks"),
         // an operator under NIS2 whose systems were attacked reports under NIS2
         ("Angreifer haben eine Schwachstelle in den Systemen unserer wichtigen Einrichtung genutzt – was gilt nach NIS2?", "cra_exploited"),
         // the deadline of a breach report is Art. 33
