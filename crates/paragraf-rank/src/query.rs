@@ -475,14 +475,19 @@ fn heading_intent(intent: &HeadingIntent, toks: &[String]) -> Option<(String, St
     first_match(&intent.signals, toks)
         .map(|(p, words)| (p.source.clone(), words))
         .or_else(|| {
-            intent
-                .together
-                .iter()
-                .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(toks)))
-                .map(|g| {
-                    let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
-                    (src.join(" + "), src.join(" "))
-                })
+            together_match(&intent.together, toks).map(|src| (src.clone(), src.replace(" + ", " ")))
+        })
+}
+
+/// The first `together` group whose patterns all match, as `a + b` (the
+/// signal recorded for it).
+fn together_match(groups: &[Vec<Pattern>], toks: &[String]) -> Option<String> {
+    groups
+        .iter()
+        .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(toks)))
+        .map(|g| {
+            let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
+            src.join(" + ")
         })
 }
 
@@ -607,14 +612,9 @@ pub fn analyze_query_with(
             if push_unique(&mut q.domains, d.domain) {
                 q.push("domain", &p.source, format!("{} ({words})", d.domain));
             }
-        } else if let Some(g) = d
-            .together
-            .iter()
-            .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(toks)))
-        {
+        } else if let Some(src) = together_match(&d.together, toks) {
             if push_unique(&mut q.domains, d.domain) {
-                let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
-                q.push("domain", &src.join(" + "), d.domain.as_str());
+                q.push("domain", &src, d.domain.as_str());
             }
         }
     }
