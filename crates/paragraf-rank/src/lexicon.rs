@@ -145,6 +145,10 @@ struct RawRegulation {
     historical: bool,
     #[serde(default)]
     numbered_like: Option<String>,
+    #[serde(default)]
+    concordance_with: Option<String>,
+    #[serde(default)]
+    concordance: Vec<[String; 2]>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -229,6 +233,10 @@ pub struct RegulationEntry {
     /// the GDPR's): a question about this law's jurisdiction takes the
     /// same-numbered norms of the topics it fires.
     pub numbered_like: Option<String>,
+    /// A law of its own numbering on the same matters as another
+    /// (`concordance_with`): per label of that law, this law's label (the
+    /// revDSG article for a GDPR article), used like `numbered_like`.
+    pub concordance: Option<(String, Vec<(String, String)>)>,
 }
 
 /// A norm range out of scope of a general (or a law-enforcement) question (`scopePenalty`).
@@ -447,6 +455,23 @@ impl Lexicon {
                 definitions: r.definitions.clone(),
                 historical: r.historical,
                 numbered_like: r.numbered_like.clone(),
+                concordance: match (&r.concordance_with, r.concordance.is_empty()) {
+                    (Some(law), _) => Some((
+                        law.clone(),
+                        r.concordance
+                            .iter()
+                            .map(|[a, b]| (a.clone(), b.clone()))
+                            .collect(),
+                    )),
+                    (None, true) => None,
+                    (None, false) => {
+                        return Err(RankError::Lexicon {
+                            field: format!("{f}.concordance"),
+                            message: "`concordance` needs `concordance_with` (the other law)"
+                                .to_string(),
+                        })
+                    }
+                },
             });
         }
         let mut scope_rules = Vec::new();

@@ -768,8 +768,8 @@ pub fn analyze_query_with(
     }
 
     // a question about a jurisdiction whose law keeps another law's
-    // numbering (the UK GDPR the GDPR's): the topics' norms of that law have
-    // same-numbered twins there
+    // numbering (the UK GDPR the GDPR's) or has a concordance with it (the
+    // revDSG): the topics' norms of that law have twins there
     if q.jurisdiction_named && !q.jurisdictions.iter().any(|j| j.is_home()) {
         let juris = q.jurisdictions.clone();
         for r in lex
@@ -777,20 +777,35 @@ pub fn analyze_query_with(
             .iter()
             .filter(|r| juris.contains(&r.jurisdiction))
         {
-            let Some(like) = &r.numbered_like else {
-                continue;
-            };
-            let twins: Vec<NormRef> = q
+            // the other law, and per label of it this law's labels
+            let (like, pairs): (&String, Option<&[(String, String)]>) =
+                match (&r.numbered_like, &r.concordance) {
+                    (Some(like), _) => (like, None),
+                    (None, Some((like, pairs))) => (like, Some(pairs)),
+                    (None, None) => continue,
+                };
+            let mut twins: Vec<NormRef> = Vec::new();
+            for label in q
                 .topic_norms
                 .iter()
                 .filter(|n| n.is_of(like))
                 .filter_map(|n| n.0.strip_suffix(like.as_str()))
-                .map(|label| NormRef::new(label.trim_end(), &r.name))
-                .collect();
+                .map(str::trim_end)
+            {
+                match pairs {
+                    None => twins.push(NormRef::new(label, &r.name)),
+                    Some(pairs) => twins.extend(
+                        pairs
+                            .iter()
+                            .filter(|(a, _)| a == label)
+                            .map(|(_, b)| NormRef::new(b, &r.name)),
+                    ),
+                }
+            }
             let list: Vec<&str> = twins.iter().map(NormRef::as_str).collect();
             if !twins.is_empty() {
                 q.push(
-                    "numbered_like",
+                    "twin_norms",
                     &r.name,
                     format!("{like} → {}", list.join(", ")),
                 );
@@ -908,6 +923,20 @@ mod tests {
     fn assert_domain(s: &str, d: Domain, want: bool) {
         let q = a(s);
         assert_eq!(q.domains.contains(&d), want, "{s}: {d} {:?}", q.signals);
+    }
+
+    #[test]
+    fn data_bearbeiten_is_the_swiss_word_for_processing() {
+        assert_domain(
+            "Wie lange darf ein Zürcher Treuhänder die Daten seiner Mandanten bearbeiten?",
+            Domain::DataProtection,
+            true,
+        );
+        assert_domain(
+            "Darf ein Onlineshop in Basel die Daten seiner Kunden für Werbung bearbeiten?",
+            Domain::DataProtection,
+            true,
+        );
     }
 
     #[test]
@@ -1514,7 +1543,7 @@ mod tests {
     }
 
     #[test]
-    fn a_uk_question_takes_the_uk_gdpr_twins_of_its_topic_norms() {
+    fn a_uk_or_swiss_question_takes_the_twins_of_its_topic_norms() {
         let uk =
             a("Muss eine Firma in England einen Hackerangriff auf ihre Kundendatenbank melden?");
         assert!(
@@ -1522,7 +1551,22 @@ mod tests {
             "{:?}",
             uk.topic_norms
         );
-        assert!(uk.signals.iter().any(|s| s.feature == "numbered_like"));
+        assert!(uk.signals.iter().any(|s| s.feature == "twin_norms"));
+        // a Swiss question: the revDSG article on the same matter
+        let ch = a(
+            "Muss eine Firma in der Schweiz einen Hackerangriff auf ihre Kundendatenbank melden?",
+        );
+        assert!(
+            ch.topic_norms.contains(&NormRef("Art. 24 revDSG".into())),
+            "{:?}",
+            ch.topic_norms
+        );
+        let ch = a("Kann ich in der Schweiz eine Kopie meiner Daten von meiner Bank verlangen?");
+        assert!(
+            ch.topic_norms.contains(&NormRef("Art. 25 revDSG".into())),
+            "{:?}",
+            ch.topic_norms
+        );
         // a German question keeps the GDPR's norms alone
         let de = a("Muss eine Firma in Köln einen Hackerangriff auf ihre Kundendatenbank melden?");
         assert!(
