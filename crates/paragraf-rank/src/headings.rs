@@ -946,6 +946,29 @@ mod tests {
         ])
     }
 
+    /// The norms `intent` finds in `t` for the laws `regs` (every match with
+    /// coverage 1).
+    fn intent_norms(
+        t: &HeadingTable,
+        intent: &crate::lexicon::HeadingIntent,
+        regs: &[&str],
+        first_norms: Option<usize>,
+    ) -> Vec<String> {
+        let regs: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
+        t.intent_matches(
+            &regs,
+            &intent.headings,
+            &intent.fallback_headings,
+            first_norms,
+        )
+        .into_iter()
+        .map(|m| {
+            assert_eq!(m.coverage, 1.0);
+            m.norm.0
+        })
+        .collect()
+    }
+
     #[test]
     fn a_law_answers_when_it_applies_with_its_own_heading() {
         let lex = crate::lexicon::Lexicon::builtin();
@@ -971,16 +994,7 @@ mod tests {
             h("§ 40 ZG", "Übergangsregelung", &["ubergangsregel"]),
             h("§ 41 ZG", "Außerkrafttreten", &["ausserkrafttret"]),
         ]);
-        let norms = |regs: &[&str]| -> Vec<String> {
-            let regs: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
-            t.intent_matches(&regs, &app.headings, &app.fallback_headings, None)
-                .into_iter()
-                .map(|m| {
-                    assert_eq!(m.coverage, 1.0);
-                    m.norm.0
-                })
-                .collect()
-        };
+        let norms = |regs: &[&str]| intent_norms(&t, app, regs, None);
         // entry into force and application; transposition and entry into
         // force of a directive; only the named law's norms
         assert_eq!(norms(&["XVO"]), vec!["Art. 71 XVO"]);
@@ -1018,13 +1032,7 @@ mod tests {
                 &["pflicht", "verpflicht"],
             ),
         ]);
-        let norms = |regs: &[&str], k: Option<usize>| -> Vec<String> {
-            let regs: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
-            t.intent_matches(&regs, &scope.headings, &scope.fallback_headings, k)
-                .into_iter()
-                .map(|m| m.norm.0)
-                .collect()
-        };
+        let norms = |regs: &[&str], k: Option<usize>| intent_norms(&t, scope, regs, k);
         // the lowest-numbered scope headings, never a later norm that
         // shares their words
         assert_eq!(

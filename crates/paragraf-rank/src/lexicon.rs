@@ -344,12 +344,7 @@ impl HeadingIntent {
     fn compile(field: &str, raw: &RawHeadingIntent) -> Result<HeadingIntent, RankError> {
         Ok(HeadingIntent {
             signals: patterns(&format!("{field}.signals"), &raw.signals)?,
-            together: raw
-                .together
-                .iter()
-                .enumerate()
-                .map(|(k, g)| patterns(&format!("{field}.together[{k}]"), g))
-                .collect::<Result<_, _>>()?,
+            together: groups(&format!("{field}.together"), &raw.together)?,
             unless: patterns(&format!("{field}.unless"), &raw.unless)?,
             headings: patterns(&format!("{field}.headings"), &raw.headings)?,
             fallback_headings: patterns(
@@ -358,6 +353,14 @@ impl HeadingIntent {
             )?,
         })
     }
+}
+
+/// `together` groups: each a list of patterns that fire only all together.
+fn groups(field: &str, list: &[Vec<String>]) -> Result<Vec<Vec<Pattern>>, RankError> {
+    list.iter()
+        .enumerate()
+        .map(|(k, g)| patterns(&format!("{field}[{k}]"), g))
+        .collect()
 }
 
 fn patterns(field: &str, list: &[String]) -> Result<Vec<Pattern>, RankError> {
@@ -423,12 +426,7 @@ impl Lexicon {
                 domain: parse_enum(&format!("{f}.name"), &d.name)?,
                 definitions: d.definitions.iter().map(|n| NormRef(n.clone())).collect(),
                 signals: patterns(&format!("{f}.signals"), &d.signals)?,
-                together: d
-                    .together
-                    .iter()
-                    .enumerate()
-                    .map(|(k, g)| patterns(&format!("{f}.together[{k}]"), g))
-                    .collect::<Result<_, _>>()?,
+                together: groups(&format!("{f}.together"), &d.together)?,
                 except: patterns(&format!("{f}.except"), &d.except)?,
             });
         }

@@ -1581,53 +1581,61 @@ mod tests {
         );
     }
 
-    #[test]
-    fn asking_whom_a_law_covers_is_scope_intent() {
-        for s in [
-            "Gilt das Produktsicherheitsgesetz auch für gebrauchte Waren?",
-            "Fällt eine kleine Arztpraxis unter die NIS2-Richtlinie?",
-            "Für wen gilt die Maschinenverordnung?",
-            "Sind Behörden vom Hinweisgeberschutzgesetz ausgenommen?",
-            "Does the Data Act apply to small businesses?",
-            "Is a municipal utility covered by NIS2?",
-        ] {
-            assert!(a(s).scope_intent, "{s}: {:?}", a(s).signals);
+    /// `fires` holds for every question of `yes` and for none of `no`.
+    fn assert_intent(fires: fn(&QueryAnalysis) -> bool, yes: &[&str], no: &[&str]) {
+        for s in yes {
+            assert!(fires(&a(s)), "{s}: {:?}", a(s).signals);
         }
-        for s in [
-            // what the law requires, what a word means, when it applies
-            "What security requirements apply to connected toys under the CRA?",
-            "Wer gilt als Betreiber einer kritischen Anlage?",
-            "Ab wann gilt die KI-Verordnung?",
-            "Welche Pflichten hat ein Hersteller nach dem Produktsicherheitsgesetz?",
-        ] {
-            assert!(!a(s).scope_intent, "{s}: {:?}", a(s).signals);
+        for s in no {
+            assert!(!fires(&a(s)), "{s}: {:?}", a(s).signals);
         }
     }
 
     #[test]
+    fn asking_whom_a_law_covers_is_scope_intent() {
+        assert_intent(
+            |q| q.scope_intent,
+            &[
+                "Gilt das Produktsicherheitsgesetz auch für gebrauchte Waren?",
+                "Fällt eine kleine Arztpraxis unter die NIS2-Richtlinie?",
+                "Für wen gilt die Maschinenverordnung?",
+                "Sind Behörden vom Hinweisgeberschutzgesetz ausgenommen?",
+                "Does the Data Act apply to small businesses?",
+                "Is a municipal utility covered by NIS2?",
+            ],
+            &[
+                // what the law requires, what a word means, when it applies
+                "What security requirements apply to connected toys under the CRA?",
+                "Wer gilt als Betreiber einer kritischen Anlage?",
+                "Ab wann gilt die KI-Verordnung?",
+                "Welche Pflichten hat ein Hersteller nach dem Produktsicherheitsgesetz?",
+            ],
+        );
+    }
+
+    #[test]
     fn asking_when_a_law_applies_is_application_intent() {
-        for s in [
-            "Ab wann gilt die Maschinenverordnung?",
-            "Seit wann sind die Regeln der Datenverordnung anzuwenden?",
-            "Wann ist das Geschäftsgeheimnisgesetz in Kraft getreten?",
-            "Gibt es eine Übergangsfrist für bestehende Funkanlagen?",
-            "Bis wann müssen die Mitgliedstaaten die Richtlinie umsetzen?",
-            "When did the Data Act enter into force?",
-            "When do the machinery rules apply?",
-            "Is there a transition period for products already on the market?",
-        ] {
-            assert!(a(s).application_intent, "{s}: {:?}", a(s).signals);
-        }
-        for s in [
-            // a threshold, a condition, a deadline of a duty, a definition
-            "Ab wann muss ein Verein einen Datenschutzbeauftragten benennen?",
-            "Ab wann gilt ein Betreiber als wichtige Einrichtung?",
-            "Wann gilt eine Maschine als unvollständig?",
-            "Bis wann muss eine Datenpanne gemeldet werden?",
-            "When does a controller have to notify a breach?",
-        ] {
-            assert!(!a(s).application_intent, "{s}: {:?}", a(s).signals);
-        }
+        assert_intent(
+            |q| q.application_intent,
+            &[
+                "Ab wann gilt die Maschinenverordnung?",
+                "Seit wann sind die Regeln der Datenverordnung anzuwenden?",
+                "Wann ist das Geschäftsgeheimnisgesetz in Kraft getreten?",
+                "Gibt es eine Übergangsfrist für bestehende Funkanlagen?",
+                "Bis wann müssen die Mitgliedstaaten die Richtlinie umsetzen?",
+                "When did the Data Act enter into force?",
+                "When do the machinery rules apply?",
+                "Is there a transition period for products already on the market?",
+            ],
+            &[
+                // a threshold, a condition, a deadline of a duty, a definition
+                "Ab wann muss ein Verein einen Datenschutzbeauftragten benennen?",
+                "Ab wann gilt ein Betreiber als wichtige Einrichtung?",
+                "Wann gilt eine Maschine als unvollständig?",
+                "Bis wann muss eine Datenpanne gemeldet werden?",
+                "When does a controller have to notify a breach?",
+            ],
+        );
         // transposing a directive is no question for measures
         let q = a("Bis wann ist die Richtlinie in nationales Recht umzusetzen?");
         assert!(q.application_intent && !q.control_intent, "{:?}", q.signals);

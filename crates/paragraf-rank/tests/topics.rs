@@ -1025,6 +1025,17 @@ fn every_phrasing_fires_its_topic() {
     );
 }
 
+/// `text` fires none of `topics` (a counter-example); its analysis.
+fn assert_no_topic(lex: &Lexicon, text: &str, topics: &[&str]) -> paragraf_rank::QueryAnalysis {
+    let q = analyze_query(text, &[], lex);
+    assert!(
+        !q.topics.iter().any(|t| topics.contains(&t.as_str())),
+        "{text}: {:?}",
+        q.topics
+    );
+    q
+}
+
 #[test]
 fn a_picture_without_its_publication_is_no_image_right() {
     let lex = Lexicon::builtin();
@@ -1033,12 +1044,7 @@ fn a_picture_without_its_publication_is_no_image_right() {
         "Welche Auflösung müssen Produktfotos im Onlineshop haben?",
         "Wann muss eine Kapitalgesellschaft ihren Jahresabschluss veröffentlichen?",
     ] {
-        let q = analyze_query(text, &[], lex);
-        assert!(
-            !q.topics.iter().any(|t| t == "image_publication"),
-            "{text}: {:?}",
-            q.topics
-        );
+        assert_no_topic(lex, text, &["image_publication"]);
     }
 }
 
@@ -1050,13 +1056,10 @@ fn an_employer_without_staff_data_is_no_employee_data_question() {
         "Wie viele Urlaubstage muss mein Chef mir geben?",
         "Darf der Betriebsrat die Arbeitszeiten mitbestimmen?",
     ] {
-        let q = analyze_query(text, &[], lex);
-        assert!(
-            !q.topics
-                .iter()
-                .any(|t| t == "employee_data_employer" || t == "employee_monitoring"),
-            "{text}: {:?}",
-            q.topics
+        assert_no_topic(
+            lex,
+            text,
+            &["employee_data_employer", "employee_monitoring"],
         );
     }
 }
@@ -1092,8 +1095,7 @@ fn a_colloquial_topic_needs_its_concept_not_one_of_its_words() {
         // an age limit of a product, no decision about a job
         ("Ab welchem Alter dürfen Kinder Spielzeug mit Magneten benutzen?", "discrimination_grounds"),
     ] {
-        let q = analyze_query(text, &[], lex);
-        assert!(!q.topics.iter().any(|t| t == topic), "{text}: {:?}", q.topics);
+        assert_no_topic(lex, text, &[topic]);
     }
 }
 
@@ -1117,12 +1119,7 @@ fn a_duty_of_a_high_risk_system_replaces_its_classification() {
         "Which documentation does a provider of a high-risk AI system draw up?",
         "Welche Pflichten hat der Anbieter eines Hochrisiko-KI-Systems?",
     ] {
-        let q = analyze_query(text, &[], lex);
-        assert!(
-            !q.topics.iter().any(|t| t == "ai_high_risk"),
-            "{text}: {:?}",
-            q.topics
-        );
+        let q = assert_no_topic(lex, text, &["ai_high_risk"]);
         assert!(!q.topics.is_empty(), "{text}");
     }
 }
