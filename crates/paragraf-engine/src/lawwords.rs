@@ -177,6 +177,85 @@ pub const SELF_DEFINITION_ENDS: &[&str] = &["es Gesetzes", "er Verordnung", "es 
 /// defined term (the heading's words must be among them).
 pub const SELF_DEFINITION_SPAN: usize = 8;
 
+/// How a German norm opens when it derogates from the rule it cites first
+/// („Abweichend von …“, „Ohne die nach § 22 erforderliche Einwilligung …“).
+const DEROGATION_OPENINGS: &[&str] = &["Abweichend von", "In Abweichung von", "Ohne die nach"];
+
+/// Norms that except or restrict another norm, in the law's own words
+/// (exception → rule): a German heading „Ausnahme(n) zu/von/vom …“ naming
+/// the rule by its label („Ausnahmen zu § 22“, § 23 KUG) or by its heading
+/// („Ausnahmen vom Vertraulichkeitsgebot“, § 9 HinSchG → § 8); or a norm
+/// headed exactly like a norm of another law that it cites (§ 34 BDSG
+/// „Auskunftsrecht der betroffenen Person“ restricts Art. 15 DSGVO, headed
+/// so too); or a norm that opens with the legal formula of a derogation
+/// citing the rule („Ohne die nach § 22 erforderliche Einwilligung …“,
+/// § 23 KUG, whose heading the source lacks; „Abweichend von Artikel 9
+/// Absatz 1 der Verordnung (EU) 2016/679 …“, § 22 BDSG). Only rules the
+/// corpus holds.
+pub fn exception_rules(chunks: &[Chunk]) -> BTreeMap<NormRef, NormRef> {
+    // per norm: its law, its German heading (lower case) and what it cites
+    let mut norms: BTreeMap<NormRef, (&str, String)> = BTreeMap::new();
+    let mut refs: BTreeMap<NormRef, BTreeSet<&NormRef>> = BTreeMap::new();
+    // the rule a norm's opening derogation cites (its first chunk's first reference)
+    let mut derogates: BTreeMap<NormRef, &NormRef> = BTreeMap::new();
+    for c in chunks.iter().filter(|c| c.lang == Lang::De) {
+        let n = c.norm_ref();
+        if c.part <= 1 {
+            let opening = c.text.trim_start().trim_start_matches("(1)").trim_start();
+            let derogation = DEROGATION_OPENINGS.iter().any(|o| opening.starts_with(o));
+            if let (true, Some(first)) = (derogation, c.references_out.first()) {
+                derogates.entry(n.clone()).or_insert(first);
+            }
+        }
+        let t = c.title.trim().to_lowercase();
+        if !t.is_empty() {
+            norms.entry(n.clone()).or_insert((c.regulation.as_str(), t));
+        }
+        refs.entry(n).or_default().extend(c.references_out.iter());
+    }
+    let mut by_heading: BTreeMap<(&str, &str), &NormRef> = BTreeMap::new();
+    for (n, (reg, t)) in &norms {
+        by_heading.entry((reg, t.as_str())).or_insert(n);
+    }
+    let mut out = BTreeMap::new();
+    for (b, &a) in &derogates {
+        if !norms.contains_key(b) && a != b {
+            out.insert(b.clone(), a.clone());
+        }
+    }
+    for (b, (reg, t)) in &norms {
+        let named = t
+            .strip_prefix("ausnahmen ")
+            .or_else(|| t.strip_prefix("ausnahme "))
+            .and_then(|r| {
+                ["zu ", "von der ", "vom ", "von ", "zum ", "zur "]
+                    .iter()
+                    .find_map(|p| r.strip_prefix(p))
+            });
+        let rule = match named {
+            Some(rest) => {
+                let label = rest.replace("artikel ", "Art. ").replace("art. ", "Art. ");
+                let by_label = NormRef::new(&label, reg);
+                if norms.contains_key(&by_label) {
+                    Some(by_label)
+                } else {
+                    by_heading.get(&(*reg, rest)).map(|n| (*n).clone())
+                }
+            }
+            None => refs.get(b).and_then(|rs| {
+                rs.iter()
+                    .find(|a| !a.is_of(reg) && norms.get(**a).is_some_and(|(_, h)| h == t))
+                    .map(|a| (*a).clone())
+            }),
+        };
+        let rule = rule.or_else(|| derogates.get(b).map(|a| (*a).clone()));
+        if let Some(a) = rule.filter(|a| a != b) {
+            out.insert(b.clone(), a);
+        }
+    }
+    out
+}
+
 /// Norms whose heading is a word the norm itself defines for its law:
 /// § 4 ProdHaftG „Hersteller“ („Hersteller im Sinne dieses Gesetzes ist
 /// …“), § 5 BetrVG „Arbeitnehmer“, § 2 ProdHaftG „Produkt“. Such a norm is
@@ -1010,6 +1089,70 @@ mod tests {
             vec![
                 chunks[0].norm_ref().0.as_str(),
                 chunks[1].norm_ref().0.as_str()
+            ]
+        );
+    }
+
+    #[test]
+    fn an_exception_finds_the_rule_it_excepts() {
+        // own wording in the laws' patterns, not a law's text
+        let chunks = vec![
+            chunk("XG", "§ 2")
+                .lang(Lang::De)
+                .title("Veröffentlichung von Bildern")
+                .build(),
+            // named by label
+            chunk("XG", "§ 3")
+                .lang(Lang::De)
+                .title("Ausnahmen zu § 2")
+                .text("(1) Ohne Zustimmung dürfen verbreitet werden: …")
+                .build(),
+            chunk("XG", "§ 7")
+                .lang(Lang::De)
+                .title("Vertraulichkeit")
+                .build(),
+            // named by heading
+            chunk("XG", "§ 8")
+                .lang(Lang::De)
+                .title("Ausnahmen von der Vertraulichkeit")
+                .build(),
+            // the same heading as a norm of another law that it cites
+            chunk("YV", "Art. 12")
+                .lang(Lang::De)
+                .title("Auskunftsrecht")
+                .build(),
+            chunk("XG", "§ 20")
+                .lang(Lang::De)
+                .title("Auskunftsrecht")
+                .text("(1) Das Recht auf Auskunft nach Artikel 12 besteht nicht, wenn …")
+                .refs(&["Art. 12 YV"], &[])
+                .build(),
+            // no heading, the derogation formula citing its rule first
+            chunk("XG", "§ 30")
+                .lang(Lang::De)
+                .text("(1) Abweichend von § 7 darf die Stelle … weitergeben.")
+                .refs(&["§ 7 XG", "§ 2 XG"], &[])
+                .build(),
+            // an ordinary norm citing another: no exception
+            chunk("XG", "§ 31")
+                .lang(Lang::De)
+                .title("Zuständigkeit")
+                .text("(1) Für Verfahren nach § 7 ist die Behörde zuständig.")
+                .refs(&["§ 7 XG"], &[])
+                .build(),
+        ];
+        let got: Vec<(String, String)> = exception_rules(&chunks)
+            .into_iter()
+            .map(|(b, a)| (b.0, a.0))
+            .collect();
+        let pair = |b: &str, a: &str| (b.to_string(), a.to_string());
+        assert_eq!(
+            got,
+            vec![
+                pair("§ 20 XG", "Art. 12 YV"),
+                pair("§ 3 XG", "§ 2 XG"),
+                pair("§ 30 XG", "§ 7 XG"),
+                pair("§ 8 XG", "§ 7 XG"),
             ]
         );
     }

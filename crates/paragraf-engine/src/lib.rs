@@ -28,9 +28,9 @@ use paragraf_corpus::Manifest;
 use paragraf_index::{open_index, read_manifest, LoadedIndex};
 use paragraf_models::{load_embedder, load_generator, ChatMessage, Embedder, Generator};
 use paragraf_rank::{
-    analyze_query_with, assess, definition_topics_set_aside, keep_definition_answers,
-    keep_named_laws, rank, AnswerType, BilingualTerms, Candidate, DefinedTerms, HeadingTable,
-    LawTitleTable, Lexicon,
+    analyze_query_with, assess, definition_topics_set_aside, exceptions_set_aside,
+    keep_definition_answers, keep_named_laws, rank, AnswerType, BilingualTerms, Candidate,
+    DefinedTerms, HeadingMatch, HeadingTable, LawTitleTable, Lexicon,
 };
 use paragraf_types::vector::dot;
 use paragraf_types::{
@@ -195,6 +195,9 @@ pub struct Engine {
     /// Norms whose heading is the word they define for their law
     /// (`lawwords::self_defining_norms`).
     self_defining: HashSet<NormRef>,
+    /// Norms that except or restrict another, exception → rule
+    /// (`lawwords::exception_rules`): the rule answers first.
+    exceptions: std::collections::BTreeMap<NormRef, NormRef>,
     bilingual: &'static BilingualTerms,
     params: RankParams,
     by_norm: HashMap<NormRef, Vec<u32>>,
@@ -355,6 +358,7 @@ impl Engine {
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
+        let exceptions = lawwords::exception_rules(&index.chunks);
         let manifest = Manifest::builtin()?;
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
@@ -384,6 +388,7 @@ impl Engine {
             law_lift,
             defined,
             self_defining,
+            exceptions,
             bilingual: BilingualTerms::builtin(),
             index,
             embedder,
@@ -579,6 +584,18 @@ impl Engine {
                 }
             }
         }
+        // a category the question names by an instance („Impfstatus“): the
+        // law's words for it („Gesundheitsdaten“) are searched too
+        for (lang, text) in &q.category_terms {
+            for t in analyzer.analyze_lang(text, *lang) {
+                if !terms.own.contains(&t) {
+                    terms.own.push(t.clone());
+                }
+                if !terms.heading.full.contains(&t) {
+                    terms.heading.full.push(t);
+                }
+            }
+        }
         let mut all = terms.own;
         all.extend(terms.translated.iter().cloned());
         let defined = if q.definition_intent {
@@ -618,7 +635,7 @@ impl Engine {
         // a question about when its law starts to apply or whom it covers:
         // the law's own norm on that (headed „Inkrafttreten“, "Entry into
         // force", „Anwendungsbereich“, …) first
-        if q.application_intent || q.scope_intent {
+        if q.application_intent || q.scope_intent || q.consequence_intent || q.purpose_intent {
             let mut named = q.regulations.clone();
             for l in &laws {
                 if !named.contains(&l.regulation) {
@@ -661,8 +678,114 @@ impl Engine {
                     }
                 }
             }
+            // consequence: the named laws' sanction and liability norms;
+            // no law named: the laws of the question's topics and headings
+            // („Was droht, wenn wir keinen Datenschutzbeauftragten
+            // benennen?“ → the DSGVO's and BDSG's)
+            // per law and kind (fines, criminal, damages; every kind when the
+            // question names none) the lowest-numbered norm so headed: the
+            // general one (Art. 99 KI-VO, not its fines for Union bodies)
+            if q.consequence_intent {
+                let mut laws_of = named.clone();
+                if laws_of.is_empty() {
+                    let topic_laws = q.topic_norms.iter().filter_map(|n| regulation_of(n));
+                    let heading_laws = matches.iter().filter_map(|m| regulation_of(&m.norm));
+                    for r in topic_laws.chain(heading_laws) {
+                        if !laws_of.contains(&r) {
+                            laws_of.push(r);
+                        }
+                    }
+                }
+                let mut consequences: Vec<NormRef> = Vec::new();
+                for kind in self.lexicon.consequence_kinds.iter().filter(|k| {
+                    q.consequence_kinds.is_empty() || q.consequence_kinds.contains(&k.id)
+                }) {
+                    for m in self
+                        .headings
+                        .intent_matches(&laws_of, &kind.headings, &[], Some(1))
+                    {
+                        if !first.iter().any(|f| f.norm == m.norm) {
+                            consequences.push(m.norm.clone());
+                            first.push(m);
+                        }
+                    }
+                }
+                // the duty whose breach is asked about steps aside
+                if !consequences.is_empty() {
+                    let duties: Vec<NormRef> = q
+                        .topic_norms
+                        .iter()
+                        .filter(|n| !consequences.contains(n))
+                        .cloned()
+                        .collect();
+                    q.set_aside_topic_norms(&duties, "consequence_intent");
+                }
+            }
+            // purpose: the named law's norm on its subject matter and aims
+            if q.purpose_intent {
+                let purpose = &self.lexicon.purpose_intent;
+                for m in self.headings.intent_matches(
+                    &named,
+                    &purpose.headings,
+                    &purpose.fallback_headings,
+                    Some(1),
+                ) {
+                    if !first.iter().any(|f| f.norm == m.norm) {
+                        first.push(m);
+                    }
+                }
+            }
             first.append(&mut matches);
             matches = first;
+        }
+        // a norm that excepts or restricts another steps aside for its rule
+        // unless the question asks for exceptions (§ 23 KUG for § 22; § 34
+        // BDSG for Art. 15 DSGVO)
+        if !q.exception_intent && !self.exceptions.is_empty() {
+            let mut present = q.topic_norms.clone();
+            present.extend(matches.iter().map(|m| m.norm.clone()));
+            let aside =
+                exceptions_set_aside(&present, &self.exceptions, &q.regulations, &regulation_of);
+            if !aside.is_empty() {
+                q.set_aside_topic_norms(&aside, "exception_of_rule");
+                matches.retain(|m| !aside.contains(&m.norm));
+            }
+            // a topic's exception without its rule in the same law: the rule
+            // joins, named by the exception's own words (§ 23 KUG opens
+            // „Ohne die nach § 22 erforderliche Einwilligung“)
+            let mut rules: Vec<HeadingMatch> = Vec::new();
+            for b in q.topic_norms.iter().filter(|b| !aside.contains(b)) {
+                let Some(a) = self.exceptions.get(b) else {
+                    continue;
+                };
+                let same_law = regulation_of(a).is_some() && regulation_of(a) == regulation_of(b);
+                if present.contains(a) || !same_law || !self.by_norm.contains_key(a) {
+                    continue;
+                }
+                if !rules.iter().any(|m| m.norm == *a) {
+                    rules.push(HeadingMatch {
+                        norm: a.clone(),
+                        heading: format!("Regel, von der {b} abweicht"),
+                        terms: Vec::new(),
+                        coverage: 1.0,
+                        weight: 0.0,
+                    });
+                }
+            }
+            if !rules.is_empty() {
+                let moved: Vec<NormRef> = present
+                    .iter()
+                    .filter(|b| {
+                        self.exceptions
+                            .get(*b)
+                            .is_some_and(|a| rules.iter().any(|m| m.norm == *a))
+                    })
+                    .cloned()
+                    .collect();
+                q.set_aside_topic_norms(&moved, "exception_of_rule");
+                matches.retain(|m| !moved.contains(&m.norm));
+                matches.extend(rules);
+            }
         }
         q.add_heading_matches(matches);
         q.add_law_matches(laws);

@@ -27,6 +27,7 @@ use std::sync::Arc;
 const STOP_DE: &str = include_str!("../data/stopwords_de.txt");
 const STOP_EN: &str = include_str!("../data/stopwords_en.txt");
 const COMPOUND_PARTS_DE: &str = include_str!("../data/compound_parts_de.txt");
+const DERIVATION_EXCEPTIONS_DE: &str = include_str!("../data/derivation_exceptions_de.txt");
 
 /// BM25 parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,6 +112,14 @@ pub struct AnalyzerConfig {
     /// corpus). Off for indexes built before this option.
     #[serde(default)]
     pub stem_tails: bool,
+    /// German: a noun or adjective formed from another word also emits that
+    /// word's stem ([`Analyzer::derived_base`]: „Schwangerschaft“ →
+    /// `schwang` as „schwanger“, „Krankheit“ → `krank`, „Haftung“ → `haft`
+    /// as „haften“, „strafbar“ → `straf`), so a question's adjective or verb
+    /// meets the law's noun and back. Off for indexes built before this
+    /// option (their manifest lacks it).
+    #[serde(default)]
+    pub noun_derivation: bool,
 }
 
 impl Default for AnalyzerConfig {
@@ -127,6 +136,7 @@ impl Default for AnalyzerConfig {
             zu_infix: true,
             derivation: true,
             stem_tails: true,
+            noun_derivation: true,
         }
     }
 }
@@ -163,6 +173,19 @@ pub fn fold_derivation(stem: &str) -> &str {
         _ => s,
     }
 }
+
+/// Shortest base [`Analyzer::derived_base`] leaves before a suffix
+/// („Schwangerschaft“ → „schwanger“, „Krankheit“ → „krank“); shorter bases
+/// are too often another word („Einheit“ is not „ein“, „Hoheit“ not „ho“).
+const NOUN_DERIVATION_MIN_BASE: usize = 4;
+
+/// Suffixes that form a noun or adjective from a word that keeps its
+/// meaning: the quality or state („-heit“, „-keit“: „krank“ → „Krankheit“,
+/// „zuverlässig“ → „Zuverlässigkeit“), the state or group („-schaft“:
+/// „schwanger“ → „Schwangerschaft“, „Mitglied“ → „Mitgliedschaft“), the
+/// possibility („-bar“: „Strafe“ → „strafbar“, „haften“ → „haftbar“).
+/// `-ung` is handled apart: only after a verb the corpus has.
+const NOUN_SUFFIXES: &[&str] = &["schaft", "heit", "keit", "bar"];
 
 /// Shortest word [`Analyzer::verb_form_stem`] looks at („geht“, „gilt“
 /// are shorter).
@@ -293,6 +316,9 @@ pub struct Analyzer {
     lexicon: Arc<HashSet<String>>,
     /// German stems of the lexicon's words (`stem_tails`; empty when off).
     lexicon_stems: Arc<HashSet<String>>,
+    /// Lexicalised derivations whose base means something else
+    /// (`data/derivation_exceptions_de.txt`: „Belegschaft“ is no „Beleg“).
+    derivation_exceptions: Arc<HashSet<String>>,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -327,6 +353,7 @@ impl Analyzer {
             stop_en: Arc::new(word_list(STOP_EN)),
             lexicon: Arc::new(lexicon),
             lexicon_stems: Arc::new(HashSet::new()),
+            derivation_exceptions: Arc::new(word_list(DERIVATION_EXCEPTIONS_DE)),
         };
         if cfg.stem_tails && cfg.decompound && cfg.stem {
             let stems: HashSet<String> = a.lexicon.iter().map(|w| a.stem(w, Lang::De)).collect();
@@ -418,6 +445,11 @@ impl Analyzer {
             _ => self.stem(word, lang),
         };
         out.push(full.clone());
+        if self.cfg.noun_derivation && lang == Lang::De {
+            if let Some(base) = self.derived_base(&folded, &full) {
+                out.push(base);
+            }
+        }
         if self.cfg.decompound
             && lang == Lang::De
             && folded.chars().count() >= self.cfg.compound_min_len
@@ -448,6 +480,42 @@ impl Analyzer {
             s.truncate(n);
         }
         s
+    }
+
+    /// German: the stem of the word a noun or adjective is derived from,
+    /// when the stemmer leaves the two apart. `folded` is the lower-cased,
+    /// umlaut-folded word, `own` its stem. [`NOUN_SUFFIXES`] are cut when
+    /// at least [`NOUN_DERIVATION_MIN_BASE`] characters stay
+    /// („Schwangerschaft“ → `schwang`, as „schwanger“; „Krankheit“ →
+    /// `krank`; „strafbar“ → `straf`, as „Strafe“). A noun in `-ung` the
+    /// stemmer keeps whole („Haftung“, „Impfung“) meets its verb only when
+    /// the corpus has that verb's infinitive or third person („haften“,
+    /// „haftet“ → `haft`): „Satzung“ is no form of „Satz“. Words in
+    /// `data/derivation_exceptions_de.txt` („Belegschaft“, „Wirtschaft“,
+    /// „vereinbar“) keep their own stem only. `None` when nothing is cut or
+    /// the base's stem is the word's own.
+    pub fn derived_base(&self, folded: &str, own: &str) -> Option<String> {
+        if self.derivation_exceptions.contains(folded) {
+            return None;
+        }
+        let long_enough = |b: &str| b.chars().count() >= NOUN_DERIVATION_MIN_BASE;
+        let base = NOUN_SUFFIXES
+            .iter()
+            .find_map(|suf| folded.strip_suffix(suf).filter(|b| long_enough(b)))
+            .map(str::to_string)
+            .or_else(|| {
+                // `-ung` the stemmer kept (it cuts it from long words only)
+                if !own.ends_with("ung") {
+                    return None;
+                }
+                let b = folded.strip_suffix("ung")?;
+                let verb = ["en", "n", "et", "t"]
+                    .iter()
+                    .any(|end| self.lexicon.contains(&format!("{b}{end}")));
+                (b.chars().count() >= VERB_FORM_MIN_BASE && verb).then(|| b.to_string())
+            })?;
+        let s = self.stem(&base, Lang::De);
+        (s != own && s.chars().count() >= VERB_FORM_MIN_BASE).then_some(s)
     }
 
     /// German: the stem of the infinitive behind a participle or a finite
@@ -740,6 +808,56 @@ mod tests {
         )
         .unwrap();
         assert!(!old.derivation);
+    }
+
+    #[test]
+    fn a_derived_noun_meets_its_base() {
+        let on = Analyzer::with_lexicon(
+            &AnalyzerConfig::default(),
+            ["haften", "meldet", "prüfen", "satz"].map(fold),
+        );
+        let terms = |w: &str| on.analyze_lang(w, Lang::De);
+        let meets = |a: &str, b: &str| {
+            let (ta, tb) = (terms(a), terms(b));
+            ta.iter().any(|t| tb.contains(t))
+        };
+        // adjective and noun of a state; a quality; a verb and its noun (a
+        // finite form, „haftet“, meets the infinitive on the question's side:
+        // `verb_form_stem`)
+        for (a, b) in [
+            ("schwanger", "Schwangerschaft"),
+            ("krank", "Krankheit"),
+            ("Mitglied", "Mitgliedschaft"),
+            ("Strafe", "strafbar"),
+            ("haften", "Haftung"),
+            ("melden", "Meldung"),
+            ("prüfen", "Prüfung"),
+        ] {
+            assert!(meets(a, b), "{a} {:?} vs {b} {:?}", terms(a), terms(b));
+        }
+        // the full word still comes first, the base after it
+        assert_eq!(terms("Krankheit"), vec!["krankheit", "krank"]);
+        // a noun whose base is another word, or no verb of the corpus
+        for (a, b) in [
+            ("Beleg", "Belegschaft"),
+            ("Satz", "Satzung"),
+            ("ein", "Einheit"),
+        ] {
+            assert!(!meets(a, b), "{a} {:?} vs {b} {:?}", terms(a), terms(b));
+        }
+        // old indexes keep their analysis
+        let off = Analyzer::new(&AnalyzerConfig {
+            noun_derivation: false,
+            ..AnalyzerConfig::default()
+        });
+        assert_eq!(off.analyze_lang("Krankheit", Lang::De), vec!["krankheit"]);
+        let old: AnalyzerConfig = serde_json::from_str(
+            &serde_json::to_string(&AnalyzerConfig::default())
+                .unwrap()
+                .replace(",\"noun_derivation\":true", ""),
+        )
+        .unwrap();
+        assert!(!old.noun_derivation);
     }
 
     #[test]

@@ -672,7 +672,22 @@ impl DefinedTerms {
         });
         let mut seen: BTreeSet<String> = BTreeSet::new();
         found.retain(|m| seen.insert(m.norm.0.clone()));
+        // the longest defined term the question holds names its subject: a
+        // term that is only part of it („product“ in „connected product“)
+        // is another law's word for something else
+        let longer: Vec<BTreeSet<&str>> = found
+            .iter()
+            .map(|m| m.terms.iter().map(String::as_str).collect())
+            .collect();
+        let keep: Vec<bool> = longer
+            .iter()
+            .map(|t| !longer.iter().any(|o| o.len() > t.len() && t.is_subset(o)))
+            .collect();
         found
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(m, k)| k.then_some(m))
+            .collect()
     }
 }
 
@@ -754,7 +769,10 @@ pub fn keep_definition_answers(
 /// profiling“: Art. 4 answers, Art. 22 of the profiling topic does not). It
 /// keeps its retrieval score, not the topic's gain
 /// ([`crate::QueryAnalysis::set_aside_topic_norms`]). Topic norms of other
-/// laws stay.
+/// laws stay, but for their definitions norms: the definitions norm of a law
+/// that does not define the term was only the question's domain's guess
+/// ("what is a connected product": the Data Act defines it, the machinery
+/// and product safety definitions do not).
 pub fn definition_topics_set_aside(
     defined: &[HeadingMatch],
     topic_norms: &[NormRef],
@@ -765,11 +783,44 @@ pub fn definition_topics_set_aside(
         .iter()
         .filter_map(|m| regulation_of(&m.norm))
         .collect();
+    let governs = |n: &NormRef| !is_definitions_norm(n) && defining.iter().any(|r| n.is_of(r));
+    let other_definitions = |n: &NormRef| {
+        !defined.is_empty() && is_definitions_norm(n) && !defined.iter().any(|m| m.norm == *n)
+    };
     topic_norms
         .iter()
-        .filter(|n| !is_definitions_norm(n) && defining.iter().any(|r| n.is_of(r)))
+        .filter(|n| governs(n) || other_definitions(n))
         .cloned()
         .collect()
+}
+
+/// The norms of a question (its topic norms and heading matches, `present`)
+/// that step aside for the rule they except or restrict (`exceptions`:
+/// exception → rule, read from the laws' headings and citations): the rule
+/// answers first („Darf ich ein Foto von mir veröffentlichen?“ → § 22 KUG,
+/// not its exceptions in § 23). An exception stays when its rule is not
+/// there, and when the question names the exception's law but not the
+/// rule's (a question about the BDSG's right of access means § 34 BDSG).
+/// The caller skips this when the question asks for exceptions.
+pub fn exceptions_set_aside(
+    present: &[NormRef],
+    exceptions: &BTreeMap<NormRef, NormRef>,
+    named: &[String],
+    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
+) -> Vec<NormRef> {
+    let names = |n: &NormRef| regulation_of(n).is_some_and(|r| named.contains(&r));
+    let mut aside: Vec<NormRef> = present
+        .iter()
+        .filter(|b| {
+            exceptions
+                .get(*b)
+                .is_some_and(|a| present.contains(a) && !(names(b) && !names(a)))
+        })
+        .cloned()
+        .collect();
+    aside.sort();
+    aside.dedup();
+    aside
 }
 
 /// Heading matches of a question that names its laws (by name or
@@ -1353,6 +1404,35 @@ mod tests {
         assert_eq!(m[0].norm.as_str(), "Art. 4 DSGVO");
     }
 
+    #[test]
+    fn the_longest_defined_term_of_the_question_wins() {
+        let d = DefinedTerms::new(vec![
+            (
+                q(&["product"]),
+                "product".into(),
+                NormRef("Art. 3 XVO".into()),
+            ),
+            (
+                q(&["connect", "product"]),
+                "connected product".into(),
+                NormRef("Art. 2 YVO".into()),
+            ),
+            (
+                q(&["manufactur"]),
+                "manufacturer".into(),
+                NormRef("Art. 3 XVO".into()),
+            ),
+        ]);
+        // „what is a connected product“, "is a connected device a product"
+        let m = d.matches(&q(&["connect", "product"]), &[]);
+        assert_eq!(norms(&m), vec!["Art. 2 YVO"]);
+        // a plain product keeps the shorter term; two unrelated terms both stay
+        let m = d.matches(&q(&["product", "manufactur"]), &[]);
+        assert_eq!(norms(&m), vec!["Art. 3 XVO"]);
+        let m = d.matches(&q(&["product"]), &[]);
+        assert_eq!(norms(&m), vec!["Art. 3 XVO"]);
+    }
+
     fn hm(norm: &str) -> HeadingMatch {
         hmt(norm, &["x"])
     }
@@ -1436,6 +1516,39 @@ mod tests {
         assert_eq!(aside, topics);
         // no defined term matched: nothing set aside
         assert!(definition_topics_set_aside(&[], &topics, &reg_of, &defs).is_empty());
+        // another law's definitions norm, guessed from the domain, steps back
+        // for the law that defines the term
+        let topics = refs(&["Art. 4 DSGVO", "§ 26 BDSG"]);
+        let aside = definition_topics_set_aside(
+            &[hmt("Art. 3 KI-VO", &["deploy"])],
+            &topics,
+            &reg_of,
+            &defs,
+        );
+        assert_eq!(aside, refs(&["Art. 4 DSGVO"]));
+    }
+
+    #[test]
+    fn an_exception_steps_aside_for_its_rule() {
+        let refs = |v: &[&str]| v.iter().map(|n| NormRef(n.to_string())).collect::<Vec<_>>();
+        let exceptions: BTreeMap<NormRef, NormRef> =
+            [("§ 23 KUG", "§ 22 KUG"), ("§ 34 BDSG", "Art. 15 DSGVO")]
+                .into_iter()
+                .map(|(b, a)| (NormRef(b.into()), NormRef(a.into())))
+                .collect();
+        let aside = |present: &[&str], named: &[&str]| {
+            let named: Vec<String> = named.iter().map(|s| s.to_string()).collect();
+            exceptions_set_aside(&refs(present), &exceptions, &named, &reg_of)
+        };
+        // the rule and its exception: the exception steps aside
+        assert_eq!(aside(&["§ 22 KUG", "§ 23 KUG"], &[]), refs(&["§ 23 KUG"]));
+        assert_eq!(
+            aside(&["§ 34 BDSG", "Art. 15 DSGVO", "Art. 12 DSGVO"], &["DSGVO"]),
+            refs(&["§ 34 BDSG"])
+        );
+        // the exception alone, or its law named without the rule's: it stays
+        assert!(aside(&["§ 23 KUG", "Art. 6 DSGVO"], &[]).is_empty());
+        assert!(aside(&["§ 34 BDSG", "Art. 15 DSGVO"], &["BDSG"]).is_empty());
     }
 
     #[test]

@@ -25,6 +25,14 @@ struct RawLexicon {
     application_intent: RawHeadingIntent,
     #[serde(default)]
     scope_intent: RawHeadingIntent,
+    #[serde(default)]
+    consequence_intent: RawHeadingIntent,
+    #[serde(default)]
+    consequence_kind: Vec<RawConsequenceKind>,
+    #[serde(default)]
+    purpose_intent: RawHeadingIntent,
+    #[serde(default)]
+    exception_intent: Option<RawSignals>,
     historical: RawSignals,
     law_enforcement: RawSignals,
     #[serde(default)]
@@ -41,6 +49,26 @@ struct RawLexicon {
     answer_type: RawAnswerTypes,
     #[serde(default)]
     third_country: RawThirdCountry,
+    #[serde(default)]
+    category: Vec<RawCategory>,
+}
+
+/// `[[category]]`: a category a law defines, the instances its definition or
+/// list names, and the law's words for the category.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCategory {
+    id: String,
+    defined_in: String,
+    instances: Vec<String>,
+    #[serde(default)]
+    unless: Vec<String>,
+    #[serde(default)]
+    terms_de: Vec<String>,
+    #[serde(default)]
+    terms_en: Vec<String>,
+    #[serde(default)]
+    norms: Vec<String>,
 }
 
 /// `[third_country]`: a country the corpus has no law of, and the law's words
@@ -56,8 +84,8 @@ struct RawThirdCountry {
     terms_en: Vec<String>,
 }
 
-/// `[application_intent]`, `[scope_intent]`: a kind of question about a named
-/// law that the law answers in a norm it heads so.
+/// `[application_intent]`, `[scope_intent]`, `[consequence_intent]`: a kind
+/// of question about a named law that the law answers in a norm it heads so.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawHeadingIntent {
@@ -71,6 +99,17 @@ struct RawHeadingIntent {
     headings: Vec<String>,
     #[serde(default)]
     fallback_headings: Vec<String>,
+}
+
+/// `[[consequence_kind]]`: one kind of consequence (fines, criminal
+/// provisions, damages) — the question's words for it and the headings of
+/// the norms that state it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConsequenceKind {
+    id: String,
+    signals: Vec<String>,
+    headings: Vec<String>,
 }
 
 /// `[answer_type]`: per kind of fact, the patterns of a question asking for it.
@@ -254,6 +293,22 @@ pub struct ScopeRule {
     pub in_scope: Option<String>,
 }
 
+/// A category a law defines (`[[category]]`): a question naming one of its
+/// instances („Impfstatus“, „Krankmeldung“ for health data) is about the
+/// category; its terms (the law's own words) are searched too, and with hand
+/// topics its norms get `topicGain`.
+#[derive(Debug, Clone)]
+pub struct Category {
+    pub id: String,
+    /// The norm whose definition or list the category and its instances come from.
+    pub defined_in: NormRef,
+    pub instances: Vec<Pattern>,
+    pub unless: Vec<Pattern>,
+    /// The law's words for the category, each with its language.
+    pub terms: Vec<(Lang, String)>,
+    pub norms: Vec<NormRef>,
+}
+
 /// Topic → canonical norms (`topicGain`).
 #[derive(Debug, Clone)]
 pub struct Topic {
@@ -306,6 +361,18 @@ pub struct Lexicon {
     pub application_intent: HeadingIntent,
     /// Whom or what a law covers (`[scope_intent]`).
     pub scope_intent: HeadingIntent,
+    /// What follows from breaking a law: fines, criminal provisions,
+    /// damages, liability (`[consequence_intent]`).
+    pub consequence_intent: HeadingIntent,
+    /// The kinds of consequence (`[[consequence_kind]]`): per kind the
+    /// question's words for it and the headings of its norms.
+    pub consequence_kinds: Vec<ConsequenceKind>,
+    /// What a named law is about: its subject matter and aims
+    /// (`[purpose_intent]`).
+    pub purpose_intent: HeadingIntent,
+    /// The question asks for an exception or a restriction
+    /// (`[exception_intent]`): a norm that excepts another keeps its place.
+    pub exception_intent: Vec<Pattern>,
     pub historical: Vec<Pattern>,
     pub law_enforcement: Vec<Pattern>,
     pub jurisdictions: Vec<JurisdictionEntry>,
@@ -321,11 +388,23 @@ pub struct Lexicon {
     /// The law's words for such a country („Drittland“, "third country"),
     /// each with its language; the engine analyses them into searched terms.
     pub third_country_terms: Vec<(Lang, String)>,
+    /// Categories the laws define, with their instances (`[[category]]`).
+    pub categories: Vec<Category>,
 }
 
-/// A compiled heading intent (`[application_intent]`, `[scope_intent]`): the
-/// question's signals and the headings of the norms that answer it (entry
-/// into force; scope), matched against the headings of the laws it names.
+/// One kind of consequence of breaking a law (`[[consequence_kind]]`).
+#[derive(Debug, Clone)]
+pub struct ConsequenceKind {
+    pub id: String,
+    /// The question's words for this kind („Bußgeld“, "fine"; „haftet“).
+    pub signals: Vec<Pattern>,
+    /// Headings of the norms that state it („Bußgeldvorschriften“, "Penalties").
+    pub headings: Vec<Pattern>,
+}
+
+/// A compiled heading intent (`[application_intent]`, `[scope_intent]`,
+/// `[consequence_intent]`): the question's signals and the headings of the
+/// norms that answer it (entry into force; scope; sanctions), matched against the headings of the laws it names.
 #[derive(Debug, Clone, Default)]
 pub struct HeadingIntent {
     pub signals: Vec<Pattern>,
@@ -537,6 +616,39 @@ impl Lexicon {
                 }
             }
         }
+        let mut categories = Vec::new();
+        let mut category_ids = BTreeSet::new();
+        for (i, c) in raw.category.iter().enumerate() {
+            let f = format!("category[{i}]");
+            if !category_ids.insert(c.id.clone()) {
+                return Err(RankError::Lexicon {
+                    field: format!("{f}.id"),
+                    message: format!("duplicate category id `{}`", c.id),
+                });
+            }
+            if c.terms_de.is_empty() && c.terms_en.is_empty() && c.norms.is_empty() {
+                return Err(RankError::Lexicon {
+                    field: format!("{f}.terms_de"),
+                    message: format!(
+                        "category `{}` names neither the law's words nor a norm",
+                        c.id
+                    ),
+                });
+            }
+            categories.push(Category {
+                id: c.id.clone(),
+                defined_in: NormRef(c.defined_in.clone()),
+                instances: patterns(&format!("{f}.instances"), &c.instances)?,
+                unless: patterns(&format!("{f}.unless"), &c.unless)?,
+                terms: c
+                    .terms_de
+                    .iter()
+                    .map(|t| (Lang::De, t.clone()))
+                    .chain(c.terms_en.iter().map(|t| (Lang::En, t.clone())))
+                    .collect(),
+                norms: c.norms.iter().map(|n| NormRef(n.clone())).collect(),
+            });
+        }
         let guidance_intent = patterns("guidance_intent.signals", &raw.guidance_intent.signals)?;
         let guidance_addressed = addressed(&raw.guidance_intent, &guidance_intent)?;
         let mut lex = Lexicon {
@@ -554,6 +666,30 @@ impl Lexicon {
                 &raw.application_intent,
             )?,
             scope_intent: HeadingIntent::compile("scope_intent", &raw.scope_intent)?,
+            consequence_intent: HeadingIntent::compile(
+                "consequence_intent",
+                &raw.consequence_intent,
+            )?,
+            consequence_kinds: raw
+                .consequence_kind
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    Ok(ConsequenceKind {
+                        id: k.id.clone(),
+                        signals: patterns(&format!("consequence_kind[{i}].signals"), &k.signals)?,
+                        headings: patterns(
+                            &format!("consequence_kind[{i}].headings"),
+                            &k.headings,
+                        )?,
+                    })
+                })
+                .collect::<Result<_, RankError>>()?,
+            purpose_intent: HeadingIntent::compile("purpose_intent", &raw.purpose_intent)?,
+            exception_intent: match &raw.exception_intent {
+                Some(e) => patterns("exception_intent.signals", &e.signals)?,
+                None => Vec::new(),
+            },
             historical: patterns("historical.signals", &raw.historical.signals)?,
             law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
             third_country: patterns("third_country.signals", &raw.third_country.signals)?,
@@ -569,6 +705,7 @@ impl Lexicon {
                         .map(|t| (Lang::En, t.clone())),
                 )
                 .collect(),
+            categories,
             jurisdictions,
             domains,
             regulations,

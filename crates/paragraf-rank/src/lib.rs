@@ -37,9 +37,9 @@ pub use bilingual::BilingualTerms;
 pub use error::RankError;
 pub use explain::explain_table;
 pub use headings::{
-    defined_terms_in, definition_topics_set_aside, keep_definition_answers, keep_named_laws,
-    law_title_variants, DefinedTerms, Heading, HeadingMatch, HeadingTable, LawMatch, LawTitleTable,
-    QueryTerms,
+    defined_terms_in, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
+    keep_named_laws, law_title_variants, DefinedTerms, Heading, HeadingMatch, HeadingTable,
+    LawMatch, LawTitleTable, QueryTerms,
 };
 pub use lexicon::Lexicon;
 pub use params::{ControlRoleBonus, FusionMethod, RankParams};
@@ -48,4 +48,6 @@ pub use query::{
 };
 pub use rank::{ids, rank, Candidate, Stage};
 pub use synonyms::Synonyms;
+/// The tokens a question is matched against lexicon patterns with.
+pub use text::tokens_with_variants as question_tokens;
 pub use text::Pattern;

@@ -122,6 +122,27 @@ pub struct QueryAnalysis {
     /// "Scope", „Verpflichtete“).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub scope_intent: bool,
+    /// The question asks what follows from breaking a law
+    /// (`[consequence_intent]`: fines, criminal provisions, damages,
+    /// liability; the caller gives `topicGain` to the norms of the named or
+    /// detected laws headed so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub consequence_intent: bool,
+    /// Under consequence intent: the kinds the question names
+    /// (`[[consequence_kind]]` ids: fines, criminal, damages); empty when it
+    /// names none („Was passiert, wenn …“: every kind).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consequence_kinds: Vec<String>,
+    /// The question asks what a named law is about (`[purpose_intent]`: the
+    /// caller gives `topicGain` to its norm headed „Gegenstand“, „Ziel“,
+    /// "Subject matter").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub purpose_intent: bool,
+    /// The question asks for an exception or a restriction
+    /// (`[exception_intent]`: „ohne Einwilligung“, „Ausnahme“, "exempt"): a
+    /// norm that excepts another is not set aside for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exception_intent: bool,
     pub as_of: Option<AsOf>,
     /// Historical / as-of intent (08).
     pub historical: bool,
@@ -132,6 +153,15 @@ pub struct QueryAnalysis {
     /// searches the law's word for it too).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub third_country: bool,
+    /// Categories a law defines that the question names an instance of
+    /// (`[[category]]`: a vaccination status, a sick note → health data).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
+    /// The law's words for those categories („Gesundheitsdaten“, "data
+    /// concerning health"), each with its language: the engine analyses and
+    /// searches them beside the question's own terms.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub category_terms: Vec<(Lang, String)>,
     /// Norms cited in the question (from the corpus crate's citation parser).
     pub explicit_refs: Vec<NormRef>,
     /// Canonical norms of the detected topics (`topicGain`).
@@ -199,10 +229,16 @@ impl Default for QueryAnalysis {
             application_intent: false,
             application_norms: Vec::new(),
             scope_intent: false,
+            consequence_intent: false,
+            consequence_kinds: Vec::new(),
+            purpose_intent: false,
+            exception_intent: false,
             as_of: None,
             historical: false,
             law_enforcement: false,
             third_country: false,
+            categories: Vec::new(),
+            category_terms: Vec::new(),
             explicit_refs: Vec::new(),
             topic_norms: Vec::new(),
             topics: Vec::new(),
@@ -767,6 +803,37 @@ pub fn analyze_query_with(
         }
     }
 
+    // categories a law defines, named by an instance: the law's words for
+    // the category are searched too (with hand topics off as well: they are
+    // the law's own words); with hand topics its norms get topicGain
+    for c in &lex.categories {
+        let Some((p, words)) = first_match(&c.instances, &toks) else {
+            continue;
+        };
+        if first_match(&c.unless, &toks).is_some() {
+            continue;
+        }
+        q.categories.push(c.id.clone());
+        for t in &c.terms {
+            if !q.category_terms.contains(t) {
+                q.category_terms.push(t.clone());
+            }
+        }
+        let terms: Vec<&str> = c.terms.iter().map(|(_, t)| t.as_str()).collect();
+        q.push(
+            "category",
+            &format!("{} ({})", c.id, c.defined_in),
+            format!("{} ({words}) → {}", p.source, terms.join(", ")),
+        );
+        if hand_topics {
+            for n in &c.norms {
+                if norm_keys.insert(norm_key(n.as_str())) {
+                    q.topic_norms.push(n.clone());
+                }
+            }
+        }
+    }
+
     // a question about a jurisdiction whose law keeps another law's
     // numbering (the UK GDPR the GDPR's) or has a concordance with it (the
     // revDSG): the topics' norms of that law have twins there
@@ -865,6 +932,46 @@ pub fn analyze_query_with(
         if let Some((source, words)) = heading_intent(&lex.scope_intent, &toks) {
             q.scope_intent = true;
             q.push("scope_intent", &source, words);
+        }
+        // purpose intent: what the named law is about
+        if let Some((source, words)) = heading_intent(&lex.purpose_intent, &toks) {
+            q.purpose_intent = true;
+            q.push("purpose_intent", &source, words);
+        }
+    }
+    // exception intent: the question asks when a rule does not apply
+    if let Some((p, words)) = first_match(&lex.exception_intent, &toks) {
+        q.exception_intent = true;
+        q.push("exception_intent", &p.source, words);
+    }
+    // consequence intent: what follows from breaking the law (a question
+    // what a fine means is one too: „Was ist ein Bußgeld nach DSGVO?“ asks
+    // for the fines norm)
+    let kinds: Vec<(&str, String)> = lex
+        .consequence_kinds
+        .iter()
+        .filter_map(|k| first_match(&k.signals, &toks).map(|(_, w)| (k.id.as_str(), w)))
+        .collect();
+    let consequence = heading_intent(&lex.consequence_intent, &toks).or_else(|| {
+        let unless = lex
+            .consequence_intent
+            .unless
+            .iter()
+            .any(|p| p.matches(&toks));
+        kinds
+            .first()
+            .filter(|_| !unless)
+            .map(|(id, w)| (format!("consequence_kind:{id}"), w.clone()))
+    });
+    if let Some((source, words)) = consequence {
+        q.consequence_intent = true;
+        q.consequence_kinds = kinds.iter().map(|(id, _)| id.to_string()).collect();
+        q.push("consequence_intent", &source, words);
+        // „Welche Strafen drohen bei fehlenden Maßnahmen?“ asks for the
+        // sanction, not for measures
+        if q.control_intent {
+            q.control_intent = false;
+            q.push("control_intent_set_aside", "consequence_intent", source);
         }
     }
 

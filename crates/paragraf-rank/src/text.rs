@@ -51,7 +51,7 @@ use paragraf_types::german::{without_ge_infix, without_zu_infix};
 /// tokens that have one ([`without_zu_infix`], [`without_ge_infix`]). The
 /// separator matches no pattern token, so a multi-token pattern never spans
 /// into the variants.
-pub(crate) fn tokens_with_variants(text: &str) -> Vec<String> {
+pub fn tokens_with_variants(text: &str) -> Vec<String> {
     let mut toks = tokens(text, false);
     let variants: Vec<String> = toks
         .iter()

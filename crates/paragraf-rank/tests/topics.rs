@@ -38,9 +38,16 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "eu_representative_any_order",
+        &[
+            "Braucht ein Online-Shop aus Kanada, der Kundendaten aus Europa speichert, einen Vertreter in der EU?",
+            "Muss eine Firma aus Singapur für ihre Fitness-App mit Gesundheitsdaten einen Vertreter innerhalb der Europäischen Union benennen?",
+            "Who can act as our representative in the Union under the GDPR if we have no office in Europe?",
+        ],
+    ),
+    (
         "eu_representative",
         &[
-            "Braucht ein Online-Shop aus Kanada einen Vertreter in der EU?",
             "When does a US app developer have to appoint an EU representative under data protection law?",
             "Brauchen wir als Softwarefirma aus Australien einen Ansprechpartner in der EU für den Datenschutz?",
         ],
@@ -170,7 +177,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
     (
         "legal_basis",
         &[
-            "Auf welcher Grundlage darf ein Verein die Daten seiner Mitglieder verarbeiten?",
+            "Ist es rechtmäßig, wenn ein Verein die Adressdaten seiner Mitglieder an einen Sponsor weitergibt?",
             "Auf welches berechtigte Interesse kann ich das Speichern von Kundendaten stützen?",
             "Brauche ich für die Datenverarbeitung im Onlineshop überhaupt eine Rechtsgrundlage?",
             "Is it lawful under the GDPR to process customer data without asking for consent?",
@@ -683,6 +690,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Hacker nutzen eine Schwachstelle in der Firmware unseres Routers aus – was müssen wir als Hersteller tun?",
             "Eine Sicherheitslücke unserer Smartwatch wird bereits ausgenutzt. Wen müssen wir informieren?",
             "Attackers are exploiting a vulnerability in our smart lock. What must the manufacturer do?",
+            "Ein böswilliger Akteur hat über eine Schwachstelle unserer App Zugriff erlangt – was muss der Hersteller melden?",
         ],
     ),
     (
