@@ -94,8 +94,8 @@ fn e5_small_matches_transformers_on_identical_weights() {
     .unwrap();
     assert_eq!(emb.info().max_tokens, fx.max_tokens);
     // the tokenizer library gives transformers' ids (cut as the crate cuts)
-    let tok = tokenizers::Tokenizer::from_file(dir.join("multilingual-e5-small/tokenizer.json"))
-        .unwrap();
+    let tok =
+        tokenizers::Tokenizer::from_file(dir.join("multilingual-e5-small/tokenizer.json")).unwrap();
     let mut worst = (1.0f64, String::new());
     let mut truncated = 0;
     for (kind, tk) in [("query", TextKind::Query), ("passage", TextKind::Passage)] {
