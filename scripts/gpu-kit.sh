@@ -232,11 +232,15 @@ run() {
     libs=$(cuda_lib_dirs)
     [ -n "$libs" ] || echo "gpu-kit: no CUDA library folder found (Python nvidia/*/lib, /usr/local/cuda*, ldconfig); the parts will say what is missing" | tee -a "$logs/parts.log"
     export LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$res/gpu.txt" 2>&1
-    # clocks, power, memory and throttling, sampled for the whole run
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,memory.used,temperature.gpu,utilization.gpu,clocks_throttle_reasons.active \
-      --format=csv -lms 500 > "$logs/nvidia-smi-samples.csv" 2>&1 &
-    sampler=$!
+    if command -v nvidia-smi >/dev/null 2>&1; then
+      nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$res/gpu.txt" 2>&1
+      # clocks, power, memory and throttling, sampled for the whole run
+      nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,memory.used,temperature.gpu,utilization.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 500 > "$logs/nvidia-smi-samples.csv" 2>&1 &
+      sampler=$!
+    else
+      echo "gpu-kit: nvidia-smi not found: no GPU telemetry" | tee -a "$logs/parts.log"
+    fi
   fi
   preflight "$bin" "$libs"
   collect

@@ -254,6 +254,31 @@ fn the_packed_kit_runs_every_part_on_the_cpu() {
     assert!(json(&tmp.path().join("out/gpu-check.json"))["encoder"]["rows"].is_array());
     // nothing of the work folder leaked into OUT
     assert!(!tmp.path().join("out/work").exists());
+
+    // a run whose plan fails (here: CUDA asked of a CPU build) still runs
+    // every part in its box, the peer and the report, and returns within
+    // the rules: one failure must not lose the run
+    let out2 = tmp.path().join("out-cuda");
+    sh(Command::new("bash")
+        .arg(kit.join("gpu-kit.sh"))
+        .arg("run")
+        .arg(&out2)
+        .args(["--device", "cuda", "--tiny"])
+        .env_remove("PARAGRAF_BIN")
+        .env("GPU_KIT_WORK", tmp.path().join("work-cuda"))
+        .env("PARAGRAF_LOG", "error"));
+    check_return_rules(&out2);
+    let log2 = std::fs::read_to_string(out2.join("parts.log")).unwrap();
+    for part in [
+        "plan", "parity", "prepare", "encoder", "decoder", "e2e", "peer",
+    ] {
+        assert!(
+            log2.contains(&format!("{part} rc=")),
+            "{part} not run:\n{log2}"
+        );
+    }
+    assert!(log2.contains("report rc=0"), "{log2}");
+    assert!(out2.join("gpu-check.md").is_file() && out2.join("preflight.txt").is_file());
 }
 
 /// The GPU machine's return rules for `$OUT`: at most 8 files, each at most
