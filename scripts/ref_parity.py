@@ -82,7 +82,7 @@ def dump(path, obj):
 # ---------------------------------------------------------------- e5-small
 
 E5_TEXTS = [
-    ("query", "Wann muss ein Unternehmen einen Datenschutzbeauftragten benennen?"),
+    ("query", "Ab welcher Größe muss eine Firma eine Datenschutzbeauftragte bestellen?"),
     ("query", "Welche Meldepflichten gelten nach NIS2 bei einem erheblichen Sicherheitsvorfall?"),
     ("query", "When must a controller notify a personal data breach to the supervisory authority?"),
     ("query", "Pflichten des Herstellers nach dem Cyber Resilience Act"),
