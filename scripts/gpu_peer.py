@@ -3,14 +3,19 @@
 session on the same GPU: the same shapes, read from the kit's plan.json.
 
 - encoder: transformers `XLMRobertaModel`, random-initialised from the plan's
-  bge-m3 config, fp16, SDPA attention, the plan's token lengths and batches;
-  timed like ours (CLS pooling, L2 norm, vectors copied to the host);
+  bge-m3 config, fp16, SDPA attention, the plan's token lengths and batches,
+  in each of the plan's `encoder_heads` modes, doing the work ours does:
+  dense only = CLS pooling, L2 norm, vectors copied to the host; with heads
+  = that plus bge-m3's heads as FlagEmbedding computes them (token weights
+  relu(sparse_linear(h)), ColBERT normalize(colbert_linear(h[:, 1:]) * mask))
+  copied to the host;
 - decoder: `Qwen2ForCausalLM` of each plan decoder's shape, random, bf16,
   greedy: prefill of the plan's prompt length, then the plan's decode steps
   with the KV cache.
 
-Writes --out after every measurement (status "partial" until the end), so a
-time box leaves what was measured. Without torch/transformers it writes
+Writes --out after every measurement (status "partial" until the end;
+atomically: a temporary file renamed over it), so a time box leaves what was
+measured and never half a file. Without torch/transformers it writes
 status "not run" with the reason and the planned measurements, and exits 3:
 the kit's report says so; nothing is passed off as measured.
 
@@ -18,8 +23,15 @@ Usage: gpu_peer.py --plan OUT/plan.json --out OUT/peer.json [--device cuda]
 """
 import argparse
 import json
+import os
 import sys
 import time
+
+
+def heads_modes(plan):
+    """The sweep's modes (False: dense only, True: with bge-m3's heads)."""
+    modes = plan.get("encoder_heads", [False])
+    return [h for h in modes if not h or plan["encoder"].get("m3_heads")]
 
 
 def planned(plan):
@@ -29,8 +41,8 @@ def planned(plan):
                 "intermediate_size", "max_position_embeddings"):
         if not isinstance(enc.get(key), int):
             raise ValueError(f"plan.json: encoder.config.{key} missing")
-    items = [{"part": "encoder", "tokens": s["tokens"], "batch": b}
-             for s in plan["sweeps"] for b in s["batches"]]
+    items = [{"part": "encoder", "heads": h, "tokens": s["tokens"], "batch": b}
+             for h in heads_modes(plan) for s in plan["sweeps"] for b in s["batches"]]
     for d in plan["decoders"]:
         for key in ("vocab", "hidden", "layers", "heads", "kv_heads", "ffn", "context"):
             if not isinstance(d["shape"].get(key), int):
@@ -47,9 +59,11 @@ class Report:
         self.flush()
 
     def flush(self):
-        with open(self.path, "w") as f:
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
             json.dump(self.data, f, indent=2)
             f.write("\n")
+        os.replace(tmp, self.path)
 
     def add(self, section, row):
         print(f"peer {section}: {row}", flush=True)
@@ -87,27 +101,40 @@ def encoder(torch, transformers, plan, rep, device):
     torch.manual_seed(1)
     model = transformers.XLMRobertaModel(cfg, add_pooling_layer=False).to(device, dtype).eval()
     rep.note(f"encoder: XLMRobertaModel {c['num_hidden_layers']}x{c['hidden_size']}, {dtype}, sdpa")
+    hidden = c["hidden_size"]
+    sparse_linear = torch.nn.Linear(hidden, 1).to(device, dtype).eval()
+    colbert_linear = torch.nn.Linear(hidden, hidden).to(device, dtype).eval()
     vocab = c["vocab_size"]
-    for sweep in plan["sweeps"]:
-        tokens = sweep["tokens"]
-        for batch in sweep["batches"]:
-            ids = torch.randint(5, vocab, (batch, tokens), device=device)
-            ids[:, 0], ids[:, -1] = 0, 2
-            mask = torch.ones_like(ids)
+    for heads in heads_modes(plan):
+        for sweep in plan["sweeps"]:
+            tokens = sweep["tokens"]
+            oom = False
+            for batch in sweep["batches"]:
+                ids = torch.randint(5, vocab, (batch, tokens), device=device)
+                ids[:, 0], ids[:, -1] = 0, 2
+                mask = torch.ones_like(ids)
 
-            def run():
-                with torch.inference_mode():
-                    h = model(input_ids=ids, attention_mask=mask).last_hidden_state[:, 0]
-                    torch.nn.functional.normalize(h.float(), dim=-1).cpu()
-            try:
-                calls, secs = timed(torch, device, run, plan["min_seconds"])
-            except torch.cuda.OutOfMemoryError as e:  # noqa: PERF203
-                rep.note(f"encoder {tokens} x {batch}: out of memory ({e})")
-                break
-            per_s = calls * batch / secs
-            rep.add("encoder", {"tokens": tokens, "batch": batch, "calls": calls,
-                                "passages_per_s": per_s, "tokens_per_s": per_s * tokens,
-                                "dtype": str(dtype).replace("torch.", "")})
+                def run():
+                    with torch.inference_mode():
+                        h = model(input_ids=ids, attention_mask=mask).last_hidden_state
+                        torch.nn.functional.normalize(h[:, 0].float(), dim=-1).cpu()
+                        if heads:
+                            torch.relu(sparse_linear(h)).squeeze(-1).float().cpu()
+                            cb = colbert_linear(h[:, 1:]) * mask[:, 1:, None].to(h.dtype)
+                            torch.nn.functional.normalize(cb.float(), dim=-1).cpu()
+                try:
+                    calls, secs = timed(torch, device, run, plan["min_seconds"])
+                except torch.cuda.OutOfMemoryError as e:  # noqa: PERF203
+                    rep.note(f"encoder {tokens} x {batch} heads={heads}: out of memory ({e})")
+                    oom = True
+                    break
+                per_s = calls * batch / secs
+                rep.add("encoder", {"heads": heads, "tokens": tokens, "batch": batch,
+                                    "calls": calls, "passages_per_s": per_s,
+                                    "tokens_per_s": per_s * tokens,
+                                    "dtype": str(dtype).replace("torch.", "")})
+            if oom and device == "cuda":
+                torch.cuda.empty_cache()
     del model
     if device == "cuda":
         torch.cuda.empty_cache()

@@ -77,7 +77,8 @@ pub struct GenOutput {
     pub prompt_tokens: usize,
     /// Generated tokens (incl. a final stop token).
     pub generated_tokens: usize,
-    /// Prompt processing time.
+    /// Prompt processing time, read after a device synchronise (so on a GPU
+    /// it is the kernels' time, not their launch).
     pub prefill_ms: f64,
     /// Time from the end of prefill to the end.
     pub decode_ms: f64,
@@ -497,6 +498,12 @@ impl GgufGenerator {
         let t0 = Instant::now();
         let mut logits = fwd(&mut self.weights, prompt, 0, &self.device)
             .map_err(ModelError::candle("prefill"))?;
+        // On CUDA/Metal the forward pass only queues kernels: wait for them
+        // before reading the clock, or prefill counts launches and decode's
+        // first step absorbs the prefill (a no-op on the CPU).
+        self.device
+            .synchronize()
+            .map_err(ModelError::candle("prefill sync"))?;
         let prefill_ms = t0.elapsed().as_secs_f64() * 1e3;
         let t1 = Instant::now();
         let mut all: Vec<u32> = prompt.to_vec();

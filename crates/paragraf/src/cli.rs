@@ -426,8 +426,13 @@ pub struct GpuCheckArgs {
     /// Directory for the parts' JSON and the report (gpu-check.json, .md).
     #[arg(long)]
     pub out: PathBuf,
-    /// Part to run: plan, parity, encoder, decoder, e2e, report, or all (in
-    /// that order, in this process, without time boxes).
+    /// Scratch folder for the GGUFs, the random model and the index (kept
+    /// apart from --out, which the GPU kit returns; default: a folder under
+    /// the system's temporary directory).
+    #[arg(long)]
+    pub work: Option<PathBuf>,
+    /// Part to run: plan, parity, prepare, encoder, decoder, e2e, report, or
+    /// all (in that order, in this process, without time boxes).
     #[arg(long, default_value = "all")]
     pub part: String,
     /// Small shapes instead of the real ones (a CPU run in seconds).

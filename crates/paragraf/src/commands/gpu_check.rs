@@ -10,6 +10,10 @@ use paragraf_engine::gpu_check::{run_part, GpuCheckOptions, PARTS};
 pub fn run(g: &Global, a: GpuCheckArgs) -> Result<()> {
     let opts = GpuCheckOptions {
         out: a.out.clone(),
+        work: a
+            .work
+            .clone()
+            .unwrap_or_else(|| std::env::temp_dir().join("paragraf-gpu-check")),
         device: device(g)?,
         tiny: a.tiny,
         corpus: a.corpus.clone(),
