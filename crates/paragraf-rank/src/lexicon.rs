@@ -20,7 +20,7 @@ struct RawLexicon {
     language: RawLanguage,
     control_intent: RawSignals,
     guidance_intent: RawGuidance,
-    definition_intent: RawSignals,
+    definition_intent: RawDefinition,
     #[serde(default)]
     application_intent: RawHeadingIntent,
     #[serde(default)]
@@ -137,6 +137,18 @@ struct RawLanguage {
 #[serde(deny_unknown_fields)]
 struct RawSignals {
     signals: Vec<String>,
+}
+
+/// `[definition_intent]`: its signals, and the frames that ask what a
+/// quoted term means („Was ist eine „X“?“, "What is a ‘X’?").
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDefinition {
+    signals: Vec<String>,
+    #[serde(default)]
+    quoted_frames: Vec<String>,
+    #[serde(default)]
+    quoted_fillers: Vec<String>,
 }
 
 /// `[guidance_intent]`: the seed's signals, and the authorities among them
@@ -357,6 +369,12 @@ pub struct Lexicon {
     /// addressed`: the phrase, and the signal it holds).
     pub guidance_addressed: Vec<(Pattern, String)>,
     pub definition_intent: Vec<Pattern>,
+    /// The words before a quoted term that ask what it means
+    /// (`[definition_intent] quoted_frames`, folded and lower-cased, e.g.
+    /// "was ist", "what is") and the articles and prepositions that may
+    /// stand between frame and quote (`quoted_fillers`).
+    pub quoted_frames: Vec<Vec<String>>,
+    pub quoted_fillers: Vec<String>,
     /// When a law starts to apply (`[application_intent]`).
     pub application_intent: HeadingIntent,
     /// Whom or what a law covers (`[scope_intent]`).
@@ -661,6 +679,18 @@ impl Lexicon {
                 "definition_intent.signals",
                 &raw.definition_intent.signals,
             )?,
+            quoted_frames: raw
+                .definition_intent
+                .quoted_frames
+                .iter()
+                .map(|f| crate::text::tokens(f, false))
+                .collect(),
+            quoted_fillers: raw
+                .definition_intent
+                .quoted_fillers
+                .iter()
+                .flat_map(|f| crate::text::tokens(f, false))
+                .collect(),
             application_intent: HeadingIntent::compile(
                 "application_intent",
                 &raw.application_intent,

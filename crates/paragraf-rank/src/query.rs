@@ -551,6 +551,51 @@ fn inside_only(toks: &[String], short: &str, long: &str) -> bool {
     inner > 0 && count(short) <= count(long) * inner
 }
 
+/// Opening and closing quotation marks of German, English, French/Swiss
+/// typography and ASCII.
+const OPENING_QUOTES: &[char] = &['„', '“', '"', '«', '»', '‘', '‚', '‹', '›'];
+const CLOSING_QUOTES: &[char] = &['“', '”', '"', '»', '«', '’', '‘', '‹', '›'];
+/// The longest quoted term read as a term of art (words).
+const QUOTED_TERM_MAX_WORDS: usize = 6;
+
+/// A question that asks what a quoted term means: the words before the
+/// first quotation mark are a definition frame of the lexicon
+/// (`quoted_frames`: „Was ist“, „Wer ist“, "What is"), optionally followed by
+/// fillers (articles, „mit dem“), and the quote holds a term of at most
+/// `QUOTED_TERM_MAX_WORDS` words („Was ist eine „wesentliche
+/// Einrichtung“?“, "What is a ‘connected product’?", „Was ist mit dem
+/// «Bearbeitungsverzeichnis» gemeint?“). Quotation marks are how people
+/// name a term of art; a quote elsewhere in a question („Was ist bei einer
+/// „Datenpanne“ zu tun?“) is no such frame. Returns the frame, the term and
+/// whether the term names a law (then the question asks what the law is
+/// about: "What is “Law Enforcement Directive”?").
+fn quoted_term(query: &str, lex: &Lexicon) -> Option<(String, String, bool)> {
+    let open = query.find(OPENING_QUOTES)?;
+    let rest = &query[open..];
+    let first = rest.chars().next()?;
+    let inner = &rest[first.len_utf8()..];
+    let close = inner.find(CLOSING_QUOTES)?;
+    let term = inner[..close].trim();
+    let words = term.split_whitespace().count();
+    if words == 0 || words > QUOTED_TERM_MAX_WORDS {
+        return None;
+    }
+    let mut before = crate::text::tokens(&query[..open], false);
+    while before
+        .last()
+        .is_some_and(|w| lex.quoted_fillers.contains(w))
+    {
+        before.pop();
+    }
+    let frame = lex.quoted_frames.iter().find(|f| **f == before)?;
+    let term_toks = tokens_with_variants(term);
+    let names_law = lex
+        .regulations
+        .iter()
+        .any(|r| first_match(&r.aliases, &term_toks).is_some());
+    Some((frame.join(" "), term.to_string(), names_law))
+}
+
 pub fn analyze_query(query: &str, explicit_refs: &[NormRef], lex: &Lexicon) -> QueryAnalysis {
     analyze_query_with(query, explicit_refs, lex, true)
 }
@@ -886,7 +931,19 @@ pub fn analyze_query_with(
     }
 
     // definition intent → definitions norms of the named regulations (else of the domains)
-    if let Some((p, words)) = first_match(&lex.definition_intent, &toks) {
+    let quoted = quoted_term(query, lex);
+    let quoted_law = quoted
+        .as_ref()
+        .filter(|(_, _, law)| *law)
+        .map(|(frame, term, _)| format!("{frame} „{term}“"));
+    let definition = first_match(&lex.definition_intent, &toks)
+        .map(|(p, words)| (p.source.clone(), words))
+        .or_else(|| {
+            quoted
+                .filter(|(_, _, law)| !law)
+                .map(|(frame, term, _)| ("quoted_frames".to_string(), format!("{frame} „{term}“")))
+        });
+    if let Some((source, words)) = definition {
         q.definition_intent = true;
         let mut defs: Vec<NormRef> = q
             .regulations
@@ -905,7 +962,7 @@ pub fn analyze_query_with(
         let list: Vec<&str> = defs.iter().map(NormRef::as_str).collect();
         q.push(
             "definition_intent",
-            &p.source,
+            &source,
             format!("{words} → {}", list.join(", ")),
         );
         for n in defs {
@@ -934,7 +991,10 @@ pub fn analyze_query_with(
             q.push("scope_intent", &source, words);
         }
         // purpose intent: what the named law is about
-        if let Some((source, words)) = heading_intent(&lex.purpose_intent, &toks) {
+        // (a quoted law's name after a definition frame asks the same)
+        let purpose = heading_intent(&lex.purpose_intent, &toks)
+            .or_else(|| quoted_law.map(|words| ("quoted_frames".to_string(), words)));
+        if let Some((source, words)) = purpose {
             q.purpose_intent = true;
             q.push("purpose_intent", &source, words);
         }
@@ -1773,6 +1833,46 @@ mod tests {
                 "{:?}",
                 q.topic_norms
             );
+        }
+    }
+
+    #[test]
+    fn a_quoted_term_after_a_definition_frame_asks_what_it_means() {
+        for text in [
+            // own phrasings
+            "Wer ist ein „Betreiber“ im Sinne der KI-Verordnung?",
+            "Was sind »kritische Komponenten«?",
+            "Who is a \"data holder\" under the Data Act?",
+            "What does ‘placing on the market’ mean?",
+            // real questions (tuning pages: gesellschaft-datenschutz.de, fes.de)
+            "Was ist eine „wesentliche Einrichtung“?",
+            "Wer ist „wirtschaftlich Berechtigter“ im Transparenzregister",
+        ] {
+            let q = a(text);
+            assert!(q.definition_intent, "{text}: {:?}", q.signals);
+        }
+        // a quote that is no frame's object, an unquoted „wer ist“, a quote
+        // too long for a term
+        for text in [
+            "Was ist bei einer „Datenpanne“ im Verein zu tun?",
+            "Welche Pflichten hat ein „Anbieter“ nach der KI-VO?",
+            "Wer ist für die Meldung zuständig?",
+            "Was ist „die Verarbeitung personenbezogener Daten zu Zwecken der Werbung durch Dritte“?",
+        ] {
+            let q = a(text);
+            assert!(!q.definition_intent, "{text}: {:?}", q.signals);
+        }
+    }
+
+    #[test]
+    fn a_quoted_law_name_after_a_definition_frame_asks_what_the_law_is_about() {
+        for text in [
+            "Was ist die „Datenschutz-Grundverordnung“?",
+            "What is the “Cyber Resilience Act”?",
+        ] {
+            let q = a(text);
+            assert!(!q.definition_intent, "{text}: {:?}", q.signals);
+            assert!(q.purpose_intent, "{text}: {:?}", q.signals);
         }
     }
 
