@@ -877,6 +877,15 @@ pub fn analyze_query_with(
                 }
             }
         }
+        // the law that defines the category names the question's field:
+        // a colleague's state of health is a data-protection question too
+        if let Some(r) = lex.regulation_of_norm(&c.defined_in) {
+            for &d in &r.domains {
+                if push_unique(&mut q.domains, d) {
+                    q.push("domain", &format!("category:{}", c.id), d.as_str());
+                }
+            }
+        }
     }
 
     // a question about a jurisdiction whose law keeps another law's

@@ -234,3 +234,20 @@ fn the_eu_representative_in_any_word_order() {
         );
     }
 }
+
+#[test]
+fn a_category_names_the_field_of_the_law_that_defines_it() {
+    // the DSGVO defines health data and the special categories: a question
+    // naming an instance, and no data word, is a data-protection question
+    for text in [
+        "Darf der Chef dem Team erzählen, dass eine Kollegin schwanger ist?",
+        "May a gym keep its members' fingerprints at the entrance?",
+    ] {
+        let q = analyze(text);
+        assert!(
+            q.domains.contains(&paragraf_types::Domain::DataProtection),
+            "{text}: {:?}",
+            q.signals
+        );
+    }
+}
