@@ -688,7 +688,7 @@ impl Engine {
             if q.consequence_intent {
                 let mut laws_of = named.clone();
                 if laws_of.is_empty() {
-                    let topic_laws = q.topic_norms.iter().filter_map(|n| regulation_of(n));
+                    let topic_laws = q.topic_norms.iter().filter_map(&regulation_of);
                     let heading_laws = matches.iter().filter_map(|m| regulation_of(&m.norm));
                     for r in topic_laws.chain(heading_laws) {
                         if !laws_of.contains(&r) {

@@ -814,7 +814,8 @@ pub fn exceptions_set_aside(
         .filter(|b| {
             exceptions
                 .get(*b)
-                .is_some_and(|a| present.contains(a) && !(names(b) && !names(a)))
+                // (it stays when the question names its law but not the rule's)
+                .is_some_and(|a| present.contains(a) && (names(a) || !names(b)))
         })
         .cloned()
         .collect();
