@@ -183,7 +183,11 @@ def decoder(torch, transformers, plan, rep, device):
                 return prefill, time.perf_counter() - t
         once()  # warm-up
         prefill, decode = once()
+        # the bytes one decode step reads: every weight once (its own dtype),
+        # so each side can be set against its own bandwidth bound
+        weight_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
         rep.add("decoder", {"model": d["name"], "dtype": str(dtype).replace("torch.", ""),
+                            "weight_bytes_per_token": weight_bytes,
                             "init_s": load_s, "prompt_tokens": plan["prefill_tokens"],
                             "prefill_tok_per_s": plan["prefill_tokens"] / prefill,
                             "decode_tok_per_s": (steps - 1) / decode})

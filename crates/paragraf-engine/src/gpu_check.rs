@@ -827,6 +827,27 @@ fn fmt(x: Option<f64>, digits: usize) -> String {
 }
 
 /// `gpu-check.json` + `gpu-check.md` from the parts' files and `peer.json`.
+/// The decoder peer's share of its own bandwidth bound (tok/s ÷ (bandwidth
+/// ÷ its weight bytes per token)) and ours ÷ the peer's share: the two
+/// sides read different weight bytes (Q4_K_M vs bf16), so tokens per second
+/// are not equal work; shares of each one's bound are.
+fn decode_shares(
+    ours_of_bound: Option<f64>,
+    peer_tok_per_s: Option<f64>,
+    peer_weight_bytes: Option<f64>,
+    tb_per_s: Option<f64>,
+) -> (Option<f64>, Option<f64>) {
+    let peer = (|| {
+        let bytes = peer_weight_bytes.filter(|b| *b > 0.0)?;
+        let bound = tb_per_s.filter(|t| *t > 0.0)? * 1e12 / bytes;
+        Some(peer_tok_per_s? / bound)
+    })();
+    let ratio = peer
+        .filter(|p| *p > 0.0)
+        .and_then(|p| ours_of_bound.map(|o| o / p));
+    (peer, ratio)
+}
+
 fn report(out: &Path) -> Result<(), EngineError> {
     let plan = read_json(&out.join("plan.json")).unwrap_or(Value::Null);
     let part = |p: &str| read_json(&out.join(format!("{p}.json")));
@@ -952,19 +973,22 @@ fn report(out: &Path) -> Result<(), EngineError> {
     let peer_dec = peer_rows("decoder");
     md.push_str(&format!("\n## Decoder (GGUF) — {}\n\n", status(&dec)));
     md.push_str(&format!(
-        "Decode bound = HBM bandwidth ÷ weight bytes per token, at the datasheet's {} TB/s and at the ~{} TB/s measured on such a GPU. Prefill is timed after a device synchronise. The peer runs bf16 weights (not Q4_K_M): its ratio compares the stacks, not equal bytes.\n\n",
+        "Decode bound = HBM bandwidth ÷ weight bytes per token, at the datasheet's {} TB/s and at the ~{} TB/s measured on such a GPU. Prefill is timed after a device synchronise. The peer runs bf16 weights (not Q4_K_M), so tokens per second are not equal work: the ratio is each side's share of its own bandwidth bound (tok/s ÷ (bandwidth ÷ its weight bytes per token)), ours ÷ PyTorch — equal work per byte read; the like-for-like decoder peer is llama.cpp on the same GGUF.\n\n",
         fmt(plan["hbm_tb_per_s_datasheet"].as_f64(), 1),
         fmt(plan["hbm_tb_per_s_measured"].as_f64(), 1),
     ));
-    md.push_str("| model | quant | weight MiB/token | prefill tok/s | decode tok/s | bound tok/s (datasheet) | of bound | bound tok/s (measured bw) | of bound | PyTorch bf16 decode tok/s | ours ÷ PyTorch |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.push_str("| model | quant | weight MiB/token | prefill tok/s | decode tok/s | bound tok/s (datasheet) | of bound | bound tok/s (measured bw) | of bound | PyTorch bf16 decode tok/s | PyTorch of bound | ours ÷ PyTorch (share of bound) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let mut dec_rows = Vec::new();
     for r in rows(&dec) {
         let p = peer_dec.iter().find(|p| p["model"] == r["model"]);
-        let ratio = p
-            .and_then(|p| f(p, "decode_tok_per_s"))
-            .and_then(|pp| f(&r, "decode_tok_per_s").map(|o| o / pp));
+        let (peer_of_bound, ratio) = decode_shares(
+            f(&r, "decode_of_bound"),
+            p.and_then(|p| f(p, "decode_tok_per_s")),
+            p.and_then(|p| f(p, "weight_bytes_per_token")),
+            plan["hbm_tb_per_s_datasheet"].as_f64(),
+        );
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r["model"].as_str().unwrap_or(""),
             r["quant"].as_str().unwrap_or(""),
             fmt(f(&r, "weight_bytes_per_token").map(|b| b / 1048576.0), 1),
@@ -975,10 +999,13 @@ fn report(out: &Path) -> Result<(), EngineError> {
             fmt(f(&r, "decode_bound_measured_bw_tok_per_s"), 1),
             fmt(f(&r, "decode_of_measured_bound"), 3),
             fmt(p.and_then(|p| f(p, "decode_tok_per_s")), 1),
+            fmt(peer_of_bound, 3),
             fmt(ratio, 2),
         ));
         let mut r = r.clone();
         r["peer_decode_tok_per_s"] = json!(p.and_then(|p| f(p, "decode_tok_per_s")));
+        r["peer_decode_of_bound"] = json!(peer_of_bound);
+        // share of bound, ours ÷ peer (equal work per byte read)
         r["ratio_vs_peer"] = json!(ratio);
         dec_rows.push(r);
     }
@@ -1060,6 +1087,21 @@ fn report(out: &Path) -> Result<(), EngineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_decoder_ratio_compares_shares_of_each_sides_bound() {
+        // a bf16 peer reading 1 GB per token at 4.8 TB/s: bound 4,800 tok/s;
+        // at 2,400 tok/s it reaches half of it; ours at 0.6 of its own
+        // bound is 1.2× the peer's share, whatever its tok/s
+        let (peer, ratio) = decode_shares(Some(0.6), Some(2400.0), Some(1e9), Some(4.8));
+        assert!((peer.unwrap() - 0.5).abs() < 1e-12);
+        assert!((ratio.unwrap() - 1.2).abs() < 1e-12);
+        // no weight bytes from the peer: no share, no ratio
+        assert_eq!(
+            decode_shares(Some(0.6), Some(2400.0), None, Some(4.8)),
+            (None, None)
+        );
+    }
 
     #[test]
     fn the_full_plan_has_the_real_shapes_and_the_tiny_one_small_ones() {
