@@ -18,7 +18,7 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         "retention_colloquial",
         &[
             "Wann dürfen wir alte Rechnungen wegwerfen?",
-            "Wie lange muss ein Handwerksbetrieb seine Geschäftsunterlagen aufheben?",
+            "Ab wann darf eine Bäckerei die Kassenbelege von 2015 entsorgen?",
         ],
     ),
     (
