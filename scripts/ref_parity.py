@@ -21,9 +21,11 @@ It writes crates/paragraf-models/tests/fixtures/parity/:
 
 * tiny-xlmr/ — a seeded random-weight XLM-R (hidden 32, 2 layers, 4 heads,
   a 64-word WordLevel vocabulary) in bge-m3's file layout: config.json,
-  tokenizer.json, model.safetensors (XLMRobertaModel's tensor names) and the
-  two heads as FlagEmbedding saves them, `torch.save(linear.state_dict())`
-  into sparse_linear.pt and colbert_linear.pt. tiny-xlmr.json holds the
+  tokenizer.json and weights.json: the encoder (XLMRobertaModel's tensor
+  names, under "model") and the two heads (FlagEmbedding's
+  `linear.state_dict()` names, under "sparse_linear" and "colbert_linear"),
+  every f32 as its shortest round-trip decimal — text, so no binary is
+  committed; the test writes them out as safetensors. tiny-xlmr.json holds the
   outputs of transformers' XLMRobertaModel (eager attention, f32) and of
   bge-m3's heads computed as FlagEmbedding's reference code does
   (FlagOpen/FlagEmbedding, FlagEmbedding/BGE_M3/modeling.py,
@@ -198,8 +200,25 @@ def tiny_tokenizer():
     return tok
 
 
+def write_text_weights(path, parts):
+    """{file: state_dict} as JSON text, each f32 exactly (shortest decimal that
+    reads back as the same f32)."""
+    def num(x):
+        return np.format_float_positional(np.float32(x), unique=True, trim="-")
+
+    out = []
+    for part, state in parts.items():
+        ts = []
+        for k in sorted(state):
+            a = state[k].detach().contiguous().float().numpy()
+            ts.append("%s: {\"shape\": %s, \"data\": [%s]}" % (
+                json.dumps(k), json.dumps(list(a.shape)), ",".join(num(x) for x in a.ravel())))
+        out.append("%s: {\n%s\n}" % (json.dumps(part), ",\n".join(ts)))
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(out) + "\n}\n")
+
+
 def tiny(_models):
-    from safetensors.torch import save_file
     from transformers import XLMRobertaConfig, XLMRobertaModel
 
     d = os.path.join(OUT, "tiny-xlmr")
@@ -230,7 +249,6 @@ def tiny(_models):
         colbert_linear.bias.copy_(0.1 * torch.randn(h))
 
     state = {k: v.contiguous() for k, v in model.state_dict().items()}
-    save_file(state, os.path.join(d, "model.safetensors"))
     with open(os.path.join(d, "config.json"), "w") as f:
         json.dump(TINY_CFG, f, indent=1)
         f.write("\n")
@@ -253,8 +271,11 @@ def tiny(_models):
         token_w = torch.relu(sparse_linear(hs)).squeeze(-1)
         colbert = colbert_linear(hs[:, 1:]) * mask[:, 1:][:, :, None].float()
         colbert = torch.nn.functional.normalize(colbert, dim=-1)
-    torch.save(sparse_linear.state_dict(), os.path.join(d, "sparse_linear.pt"))
-    torch.save(colbert_linear.state_dict(), os.path.join(d, "colbert_linear.pt"))
+    write_text_weights(os.path.join(d, "weights.json"), {
+        "model": state,
+        "sparse_linear": sparse_linear.state_dict(),
+        "colbert_linear": colbert_linear.state_dict(),
+    })
     rows = []
     repeated_max_not_first = 0
     for i, s in enumerate(seqs):

@@ -5,7 +5,8 @@
 //!
 //! * multilingual-e5-small, real weights: token ids and sentence vectors
 //!   (cosine ≥ 0.9999), one input cut at 512 tokens;
-//! * a tiny seeded random-weight XLM-R in bge-m3's file layout (committed):
+//! * a tiny seeded random-weight XLM-R in bge-m3's file layout (its weights
+//!   committed as text, written out as safetensors for each run):
 //!   dense CLS (cosine ≥ 0.9999), sparse weights (each within 1e-4) and
 //!   ColBERT vectors (each cosine ≥ 0.9999) as FlagEmbedding computes them.
 //!   The XLM-R details that no self-comparison sees — position ids offset by
@@ -145,10 +146,43 @@ struct TinyText {
     colbert: Vec<Vec<f32>>,
 }
 
-/// The committed tiny XLM-R in bge-m3's layout (safetensors encoder, heads
-/// as FlagEmbedding's `torch.save` .pt files) behind a registry entry.
-fn tiny_m3() -> Box<dyn Embedder> {
-    let dir = fixtures().join("tiny-xlmr");
+/// A tensor of the tiny XLM-R's weights as text (`tiny-xlmr/weights.json`:
+/// every f32 written in its shortest round-trip decimal, so the file holds
+/// exactly the weights PyTorch ran).
+#[derive(Deserialize)]
+struct TextTensor {
+    shape: Vec<usize>,
+    data: Vec<f32>,
+}
+
+/// The tiny XLM-R in bge-m3's layout behind a registry entry: its weights
+/// (committed as text, no binary in the repository) written into `dir` as
+/// the encoder's safetensors and the two heads' files, beside its config and
+/// tokenizer.
+fn tiny_m3(dir: &Path) -> Box<dyn Embedder> {
+    let src = fixtures().join("tiny-xlmr");
+    let weights: std::collections::BTreeMap<
+        String,
+        std::collections::BTreeMap<String, TextTensor>,
+    > = read("tiny-xlmr/weights.json");
+    for (file, tensors) in &weights {
+        let map: std::collections::HashMap<String, candle_core::Tensor> = tensors
+            .iter()
+            .map(|(name, t)| {
+                let x = candle_core::Tensor::from_slice(
+                    &t.data,
+                    t.shape.as_slice(),
+                    &candle_core::Device::Cpu,
+                )
+                .unwrap();
+                (name.clone(), x)
+            })
+            .collect();
+        candle_core::safetensors::save(&map, dir.join(format!("{file}.safetensors"))).unwrap();
+    }
+    for f in ["config.json", "tokenizer.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
     let toml = format!(
         r#"
 [[model]]
@@ -157,7 +191,7 @@ kind = "embedder"
 architecture = "xlm-roberta"
 repo = "test/tiny-xlmr"
 path = "{dir}"
-files = {{ weights = "model.safetensors", config = "config.json", tokenizer = "tokenizer.json", sparse_head = "sparse_linear.pt", colbert_head = "colbert_linear.pt" }}
+files = {{ weights = "model.safetensors", config = "config.json", tokenizer = "tokenizer.json", sparse_head = "sparse_linear.safetensors", colbert_head = "colbert_linear.safetensors" }}
 pooling = "cls"
 max_tokens = 38
 dim = 32
@@ -173,7 +207,7 @@ dim = 32
     load_embedder(
         &reg,
         "tiny-xlmr",
-        &opts(dir.clone()),
+        &opts(dir.to_path_buf()),
         &candle_core::Device::Cpu,
     )
     .unwrap()
@@ -190,7 +224,8 @@ struct TinyFigures {
 
 fn tiny_figures() -> TinyFigures {
     let fx: TinyFixture = read("tiny-xlmr.json");
-    let emb = tiny_m3();
+    let dir = tempfile::tempdir().unwrap();
+    let emb = tiny_m3(dir.path());
     assert!(emb.info().has_sparse && emb.info().has_colbert);
     let texts: Vec<&str> = fx.texts.iter().map(|t| t.text.as_str()).collect();
     for t in &fx.texts {
