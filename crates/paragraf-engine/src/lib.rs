@@ -570,23 +570,12 @@ impl Engine {
         let analyzer = self.index.inverted.analyzer();
         let mut terms =
             lawwords::question_terms(analyzer, query, q.lang, self.bilingual, &self.synonyms);
-        // a country the corpus has no law of: the law's word for it
-        // („Drittland“, "third country") is searched too
-        if q.third_country {
-            for (lang, text) in &self.lexicon.third_country_terms {
-                for t in analyzer.analyze_lang(text, *lang) {
-                    if !terms.own.contains(&t) {
-                        terms.own.push(t.clone());
-                    }
-                    if !terms.heading.full.contains(&t) {
-                        terms.heading.full.push(t);
-                    }
-                }
-            }
-        }
-        // a category the question names by an instance („Impfstatus“): the
-        // law's words for it („Gesundheitsdaten“) are searched too
-        for (lang, text) in &q.category_terms {
+        // the law's own words for what the question names in other words
+        // are searched too: for a country the corpus has no law of
+        // („Drittland“, "third country"), for a category named by an
+        // instance („Impfstatus“ → „Gesundheitsdaten“)
+        let third_country = q.third_country.then_some(&self.lexicon.third_country_terms);
+        for (lang, text) in third_country.into_iter().flatten().chain(&q.category_terms) {
             for t in analyzer.analyze_lang(text, *lang) {
                 if !terms.own.contains(&t) {
                     terms.own.push(t.clone());
