@@ -2,28 +2,10 @@
 //! located through `PARAGRAF_TEST_MODELS`; without them each test says it did
 //! not run, and fails under `PARAGRAF_REQUIRE_INPUTS=1` (CI, `scripts/test.sh`).
 
+mod common;
+use common::{models_dir, opts};
 use paragraf_models::*;
 use paragraf_types::vector::dot;
-use std::path::PathBuf;
-
-fn models_dir() -> Option<PathBuf> {
-    match std::env::var_os("PARAGRAF_TEST_MODELS").map(PathBuf::from) {
-        Some(d) if d.is_dir() => Some(d),
-        _ => {
-            paragraf_types::inputs::input_missing(
-                "PARAGRAF_TEST_MODELS (a directory of test models)",
-            );
-            None
-        }
-    }
-}
-
-fn opts(dir: PathBuf) -> ResolveOptions {
-    ResolveOptions {
-        model_dir: Some(dir),
-        allow_download: false,
-    }
-}
 
 #[test]
 fn e5_ranks_german_and_english_norms_above_unrelated_text() {

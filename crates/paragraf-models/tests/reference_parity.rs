@@ -21,6 +21,8 @@
 //! missing, the tests fail under `PARAGRAF_REQUIRE_INPUTS=1` (CI,
 //! `scripts/test.sh`). The tiny XLM-R needs nothing outside the repository.
 
+mod common;
+use common::{models_dir, opts};
 use paragraf_models::parity::{cosine, max_abs_diff, sparse_pair, top2_gap};
 use paragraf_models::*;
 use serde::Deserialize;
@@ -46,25 +48,6 @@ fn read<T: for<'de> Deserialize<'de>>(name: &str) -> T {
     let p = fixtures().join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn models_dir() -> Option<PathBuf> {
-    match std::env::var_os("PARAGRAF_TEST_MODELS").map(PathBuf::from) {
-        Some(d) if d.is_dir() => Some(d),
-        _ => {
-            paragraf_types::inputs::input_missing(
-                "PARAGRAF_TEST_MODELS (a directory of test models)",
-            );
-            None
-        }
-    }
-}
-
-fn opts(dir: PathBuf) -> ResolveOptions {
-    ResolveOptions {
-        model_dir: Some(dir),
-        allow_download: false,
-    }
 }
 
 #[derive(Deserialize)]
