@@ -11,6 +11,8 @@ use crate::{AnswerProgress, AskOptions, Engine, EngineError, SearchOptions};
 use paragraf_eval::bench::{repeat, BenchRow, BenchTable};
 use paragraf_eval::machine::{peak_rss_mib, Machine};
 use paragraf_eval::stats::Stat;
+pub use paragraf_models::bench::{PeerDecodeInputs, PeerEncodeInputs, PeerEncodeRun};
+pub use paragraf_models::GreedyTiming;
 use paragraf_models::{
     bench as mb, list_models, load_embedder, load_generator, ChatMessage, DeviceChoice, GenParams,
     Generator, Registry, ResolveOptions, Role,
@@ -299,4 +301,30 @@ pub fn bench_search(
         }
     }
     Ok(per_stage)
+}
+
+/// Same-run peers (issue 38): one side of a comparison with a reference
+/// runtime on the inputs `scripts/bench_peers.py` writes. The embedder
+/// `model` of the registry embeds `inputs`' queries and passages.
+pub fn bench_encode_peer(
+    reg: &Registry,
+    resolve: &ResolveOptions,
+    device: DeviceChoice,
+    model: &str,
+    inputs: &PeerEncodeInputs,
+) -> Result<PeerEncodeRun, EngineError> {
+    let dev = crate::models::open_device(device);
+    let emb = load_embedder(reg, model, resolve, &dev)?;
+    Ok(mb::peer_encode(emb.as_ref(), inputs)?)
+}
+
+/// The decoder side: the GGUF file of `inputs`, greedy, exactly
+/// `inputs.steps` tokens per pass.
+pub fn bench_decode_peer(
+    device: DeviceChoice,
+    inputs: &PeerDecodeInputs,
+) -> Result<Vec<GreedyTiming>, EngineError> {
+    let dev = crate::models::open_device(device);
+    let mut gen = paragraf_models::load_generator_from_file(&inputs.gguf, None, None, &dev)?;
+    Ok(mb::peer_decode(&mut gen, inputs)?)
 }

@@ -14,7 +14,7 @@ use crate::{Embedder, ModelError};
 use candle_core::quantized::{gguf_file, GgmlDType, QTensor};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
@@ -317,6 +317,161 @@ pub fn generation_bench(
         ttft_ms: first.unwrap_or(out.prefill_ms + out.decode_ms),
         peak_rss_bytes: peak_rss_bytes(),
     })
+}
+
+/// The texts a same-run comparison with a reference runtime feeds both
+/// sides (`paragraf bench encode --inputs`, written by
+/// `scripts/bench_peers.py`; issue 38).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PeerEncodeInputs {
+    /// Queries, each embedded alone (batch 1), `passes` times over the list.
+    pub queries: Vec<String>,
+    /// Passage sets, each embedded in one batched call.
+    pub passages: Vec<PeerPassages>,
+    /// Timed passes (over the queries; batched calls per passage set).
+    pub passes: usize,
+}
+
+/// One passage set of [`PeerEncodeInputs`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PeerPassages {
+    /// Intended tokens per passage (with prefix and special tokens).
+    pub tokens: usize,
+    /// The passages.
+    pub texts: Vec<String>,
+}
+
+/// What one side measured on [`PeerEncodeInputs`].
+#[derive(Debug, Clone, Serialize)]
+pub struct PeerEncodeRun {
+    /// Model name.
+    pub model: String,
+    /// Every timed query call (ms), in order.
+    pub query_ms: Vec<f64>,
+    /// Median of `query_ms`.
+    pub query_p50_ms: f64,
+    /// Per passage set.
+    pub passages: Vec<PeerPassageRun>,
+    /// Dense vectors of the queries, then of every passage (set by set), for
+    /// the cosine check against the reference.
+    pub vectors: Vec<Vec<f32>>,
+}
+
+/// One passage set's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct PeerPassageRun {
+    /// Intended tokens.
+    pub tokens: usize,
+    /// Passages per call.
+    pub batch: usize,
+    /// Tokens each passage occupies (prefix and specials included, before truncation).
+    pub token_counts: Vec<usize>,
+    /// Passages per second of every timed call.
+    pub per_s: Vec<f64>,
+    /// Median of `per_s`.
+    pub median_per_s: f64,
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    percentile(&s, 0.5)
+}
+
+/// Embeds `inputs` the way the reference side does (one warm-up call per
+/// shape, then `passes` timed passes), timing tokenization and the forward
+/// pass together, as a caller sees them.
+pub fn peer_encode(
+    emb: &dyn Embedder,
+    inputs: &PeerEncodeInputs,
+) -> Result<PeerEncodeRun, ModelError> {
+    if inputs.queries.is_empty() || inputs.passes == 0 {
+        return Err(ModelError::InvalidInput(
+            "bench inputs: `queries` must not be empty and `passes` must be at least 1".into(),
+        ));
+    }
+    let mut vectors = Vec::new();
+    for q in &inputs.queries {
+        let b = emb.embed(&[q.as_str()], TextKind::Query)?;
+        vectors.extend(b.embeddings.into_iter().map(|e| e.dense));
+    }
+    let mut query_ms = Vec::new();
+    for _ in 0..inputs.passes {
+        for q in &inputs.queries {
+            let t = Instant::now();
+            emb.embed(&[q.as_str()], TextKind::Query)?;
+            query_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let mut passages = Vec::new();
+    for set in &inputs.passages {
+        if set.texts.is_empty() {
+            return Err(ModelError::InvalidInput(format!(
+                "bench inputs: passage set of {} tokens has no texts",
+                set.tokens
+            )));
+        }
+        let refs: Vec<&str> = set.texts.iter().map(String::as_str).collect();
+        let token_counts = refs
+            .iter()
+            .map(|t| emb.token_count(t, TextKind::Passage))
+            .collect::<Result<Vec<_>, _>>()?;
+        let warm = emb.embed(&refs, TextKind::Passage)?;
+        vectors.extend(warm.embeddings.into_iter().map(|e| e.dense));
+        let mut per_s = Vec::new();
+        for _ in 0..inputs.passes {
+            let t = Instant::now();
+            emb.embed(&refs, TextKind::Passage)?;
+            per_s.push(refs.len() as f64 / t.elapsed().as_secs_f64());
+        }
+        passages.push(PeerPassageRun {
+            tokens: set.tokens,
+            batch: refs.len(),
+            token_counts,
+            median_per_s: median(&per_s),
+            per_s,
+        });
+    }
+    Ok(PeerEncodeRun {
+        model: emb.info().name.clone(),
+        query_p50_ms: median(&query_ms),
+        query_ms,
+        passages,
+        vectors,
+    })
+}
+
+/// The decoder side of a same-run comparison: one GGUF file, the same
+/// prompt ids and step count for both runtimes (`paragraf bench decode
+/// --inputs`; issue 38).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PeerDecodeInputs {
+    /// The GGUF file both runtimes load.
+    pub gguf: std::path::PathBuf,
+    /// Prompt token ids.
+    pub prompt_ids: Vec<u32>,
+    /// Greedy steps (tokens chosen), no stop token.
+    pub steps: usize,
+    /// Timed runs (each after a fresh KV cache; one untimed warm-up first).
+    pub passes: usize,
+    /// The reference's greedy ids, to count agreeing steps.
+    #[serde(default)]
+    pub expected_ids: Option<Vec<u32>>,
+}
+
+/// Timed greedy runs of `inputs` on `gen` (one warm-up, then `passes`).
+pub fn peer_decode(
+    gen: &mut GgufGenerator,
+    inputs: &PeerDecodeInputs,
+) -> Result<Vec<crate::GreedyTiming>, ModelError> {
+    let expected = inputs.expected_ids.as_deref();
+    gen.timed_greedy(&inputs.prompt_ids, inputs.steps, expected)?;
+    (0..inputs.passes.max(1))
+        .map(|_| gen.timed_greedy(&inputs.prompt_ids, inputs.steps, expected))
+        .collect()
 }
 
 /// A random-weight encoder that runs on token ids (no tokenizer), e.g. the

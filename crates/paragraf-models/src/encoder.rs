@@ -115,20 +115,66 @@ pub enum Positions {
 }
 
 #[derive(Debug, Clone, Copy)]
-enum Act {
+pub(crate) enum Act {
     GeluErf,
     GeluTanh,
     Relu,
 }
 
+/// A linear layer whose weight is kept transposed (`[in, out]`, contiguous).
+/// On the CPU, candle hands `x · Wᵀ` to gemm as the transposed problem
+/// `W · xᵀ`; with `W` stored `[out, in]` that left operand is row-major, and
+/// gemm copies ("packs") the whole weight matrix on every call — 55 % of a
+/// query's time in a profile (issue 38). Stored `[in, out]`, it is
+/// column-major there and read in place.
+struct Dense {
+    wt: Tensor,
+    bias: Option<Tensor>,
+}
+
+impl Dense {
+    fn new(l: &Linear) -> candle_core::Result<Self> {
+        Ok(Self {
+            wt: l.weight().t()?.contiguous()?,
+            bias: l.bias().cloned(),
+        })
+    }
+
+    /// `x · W + b` for token-major `x` (`[N, in]`).
+    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        if x.device().is_cpu() && x.dtype() == DType::F32 && self.wt.dtype() == DType::F32 {
+            return crate::attention::dense_cpu_f32(x, &self.wt, self.bias.as_ref(), None);
+        }
+        let y = x.matmul(&self.wt)?;
+        match &self.bias {
+            Some(b) => y.broadcast_add(b),
+            None => Ok(y),
+        }
+    }
+
+    /// `act(x · W + b)`: on the CPU in f32 the activation runs on the GEMM's
+    /// output in place.
+    fn forward_act(&self, x: &Tensor, act: Act) -> candle_core::Result<Tensor> {
+        if x.device().is_cpu() && x.dtype() == DType::F32 && self.wt.dtype() == DType::F32 {
+            return crate::attention::dense_cpu_f32(x, &self.wt, self.bias.as_ref(), Some(act));
+        }
+        let i = self.forward(x)?;
+        match act {
+            Act::GeluErf => i.gelu_erf(),
+            Act::GeluTanh => i.gelu(),
+            Act::Relu => i.relu(),
+        }
+    }
+}
+
 struct Layer {
-    q: Linear,
-    k: Linear,
-    v: Linear,
-    attn_out: Linear,
+    /// Query, key and value in one projection (outputs q, k, v): one GEMM
+    /// instead of three.
+    qkv: Dense,
+    attn_out: Dense,
     attn_ln: LayerNorm,
-    inter: Linear,
-    out: Linear,
+    inter: Dense,
+    out: Dense,
     out_ln: LayerNorm,
 }
 
@@ -178,14 +224,28 @@ impl Encoder {
         for i in 0..cfg.num_hidden_layers {
             let l = vb.pp(format!("encoder.layer.{i}"));
             let a = l.pp("attention");
+            let (q, k, v) = (
+                linear(h, h, a.pp("self.query"))?,
+                linear(h, h, a.pp("self.key"))?,
+                linear(h, h, a.pp("self.value"))?,
+            );
+            let cat = |f: fn(&Linear) -> Option<&Tensor>| -> candle_core::Result<Option<Tensor>> {
+                match (f(&q), f(&k), f(&v)) {
+                    (Some(q), Some(k), Some(v)) => Ok(Some(Tensor::cat(&[q, k, v], 0)?)),
+                    _ => Ok(None),
+                }
+            };
+            let w = Tensor::cat(&[q.weight(), k.weight(), v.weight()], 0)?;
             layers.push(Layer {
-                q: linear(h, h, a.pp("self.query"))?,
-                k: linear(h, h, a.pp("self.key"))?,
-                v: linear(h, h, a.pp("self.value"))?,
-                attn_out: linear(h, h, a.pp("output.dense"))?,
+                qkv: Dense::new(&Linear::new(w, cat(Linear::bias)?))?,
+                attn_out: Dense::new(&linear(h, h, a.pp("output.dense"))?)?,
                 attn_ln: layer_norm(h, cfg.layer_norm_eps, a.pp("output.LayerNorm"))?,
-                inter: linear(h, cfg.intermediate_size, l.pp("intermediate.dense"))?,
-                out: linear(cfg.intermediate_size, h, l.pp("output.dense"))?,
+                inter: Dense::new(&linear(
+                    h,
+                    cfg.intermediate_size,
+                    l.pp("intermediate.dense"),
+                )?)?,
+                out: Dense::new(&linear(cfg.intermediate_size, h, l.pp("output.dense"))?)?,
                 out_ln: layer_norm(h, cfg.layer_norm_eps, l.pp("output.LayerNorm"))?,
             });
         }
@@ -255,30 +315,38 @@ impl Encoder {
             .emb_ln
             .forward(&x.to_dtype(dtype)?.reshape((b * l, hidden))?)?;
         let scale = 1.0 / (self.head_dim as f64).sqrt();
+        let fused = dev.is_cpu() && dtype == DType::F32;
         for layer in &self.layers {
-            let split = |t: Tensor| -> candle_core::Result<Tensor> {
-                t.reshape((b, l, self.heads, self.head_dim))?
+            let qkv = layer.qkv.forward(&x)?;
+            let ctx = if fused {
+                crate::attention::cpu_f32(
+                    &qkv,
+                    b,
+                    l,
+                    lens,
+                    self.heads,
+                    self.head_dim,
+                    scale as f32,
+                )?
+            } else {
+                let split = |i: usize| -> candle_core::Result<Tensor> {
+                    qkv.narrow(1, i * hidden, hidden)?
+                        .reshape((b, l, self.heads, self.head_dim))?
+                        .transpose(1, 2)?
+                        .contiguous()
+                };
+                let (q, k, v) = (split(0)?, split(1)?, split(2)?);
+                let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&bias)?;
+                let probs = candle_nn::ops::softmax_last_dim(&scores)?;
+                probs
+                    .matmul(&v)?
                     .transpose(1, 2)?
-                    .contiguous()
+                    .reshape((b * l, hidden))?
             };
-            let q = split(layer.q.forward(&x)?)?;
-            let k = split(layer.k.forward(&x)?)?;
-            let v = split(layer.v.forward(&x)?)?;
-            let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&bias)?;
-            let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-            let ctx = probs
-                .matmul(&v)?
-                .transpose(1, 2)?
-                .reshape((b * l, hidden))?;
             let a = layer
                 .attn_ln
                 .forward(&(layer.attn_out.forward(&ctx)? + &x)?)?;
-            let i = layer.inter.forward(&a)?;
-            let i = match self.act {
-                Act::GeluErf => i.gelu_erf()?,
-                Act::GeluTanh => i.gelu()?,
-                Act::Relu => i.relu()?,
-            };
+            let i = layer.inter.forward_act(&a, self.act)?;
             x = layer.out_ln.forward(&(layer.out.forward(&i)? + a)?)?;
         }
         x.reshape((b, l, hidden))

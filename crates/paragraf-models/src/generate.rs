@@ -86,6 +86,29 @@ pub struct GenOutput {
     pub stop_reason: StopReason,
 }
 
+/// A timed greedy run of exactly `steps` tokens ([`GgufGenerator::timed_greedy`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct GreedyTiming {
+    /// Prompt length in tokens.
+    pub prompt_tokens: usize,
+    /// Tokens chosen (the first one after prefill included).
+    pub steps: usize,
+    /// Prompt processing, after a device synchronise (ms).
+    pub prefill_ms: f64,
+    /// Time to the first token: prefill plus its argmax (ms).
+    pub ttft_ms: f64,
+    /// The `steps - 1` one-token steps after the first token (ms).
+    pub decode_ms: f64,
+    /// Prompt tokens per second of prefill.
+    pub prefill_tok_per_s: f64,
+    /// Tokens per second of the one-token steps.
+    pub decode_tok_per_s: f64,
+    /// Steps that chose the expected token, when expected ids were given.
+    pub agree: Option<usize>,
+    /// The first step that chose another token than the expected one.
+    pub first_difference: Option<usize>,
+}
+
 /// Description of a loaded answer model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GeneratorInfo {
@@ -441,6 +464,83 @@ impl GgufGenerator {
             input = vec![next];
         }
         Ok(out)
+    }
+
+    /// Greedy decoding of exactly `steps` tokens after `prompt`, timed the
+    /// way llama.cpp's runs are read beside it (`paragraf bench decode`,
+    /// issue 38): prefill after a device synchronise, time to the first
+    /// token (prefill plus its argmax), then `steps - 1` decode steps of one
+    /// token each. No stop token ends it and no text is made, so both
+    /// runtimes do equal work. With `expected` (the reference's greedy
+    /// ids) it counts the steps that chose the same token; the ids
+    /// themselves never leave.
+    pub fn timed_greedy(
+        &mut self,
+        prompt: &[u32],
+        steps: usize,
+        expected: Option<&[u32]>,
+    ) -> Result<GreedyTiming, ModelError> {
+        if prompt.is_empty() || steps == 0 || prompt.len() + steps >= self.info.context_length {
+            return Err(ModelError::InvalidInput(format!(
+                "{} prompt tokens and {steps} steps do not fit the context window {} (both must be at least 1)",
+                prompt.len(),
+                self.info.context_length
+            )));
+        }
+        let step =
+            |w: &mut Weights, ids: &[u32], pos: usize, dev: &Device| -> candle_core::Result<u32> {
+                let x = Tensor::new(ids, dev)?.unsqueeze(0)?;
+                w.forward(&x, pos)?
+                    .squeeze(0)?
+                    .argmax(candle_core::D::Minus1)?
+                    .to_scalar::<u32>()
+            };
+        let t0 = Instant::now();
+        let x = Tensor::new(prompt, &self.device)
+            .and_then(|t| t.unsqueeze(0))
+            .map_err(ModelError::candle("timed greedy"))?;
+        let logits = self
+            .weights
+            .forward(&x, 0)
+            .map_err(ModelError::candle("prefill"))?;
+        self.device
+            .synchronize()
+            .map_err(ModelError::candle("prefill sync"))?;
+        let prefill_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let mut next = logits
+            .squeeze(0)
+            .and_then(|l| l.argmax(candle_core::D::Minus1))
+            .and_then(|t| t.to_scalar::<u32>())
+            .map_err(ModelError::candle("timed greedy"))?;
+        let ttft_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let mut chosen = vec![next];
+        let t1 = Instant::now();
+        let mut pos = prompt.len();
+        for _ in 1..steps {
+            next = step(&mut self.weights, &[next], pos, &self.device)
+                .map_err(ModelError::candle("decode step"))?;
+            pos += 1;
+            chosen.push(next);
+        }
+        let decode_ms = t1.elapsed().as_secs_f64() * 1e3;
+        let (agree, first_difference) = match expected {
+            Some(e) => (
+                Some(chosen.iter().zip(e).filter(|(a, b)| a == b).count()),
+                chosen.iter().zip(e).position(|(a, b)| a != b),
+            ),
+            None => (None, None),
+        };
+        Ok(GreedyTiming {
+            prompt_tokens: prompt.len(),
+            steps,
+            prefill_ms,
+            ttft_ms,
+            decode_ms,
+            prefill_tok_per_s: prompt.len() as f64 / (prefill_ms / 1e3).max(1e-9),
+            decode_tok_per_s: (steps - 1) as f64 / (decode_ms / 1e3).max(1e-9),
+            agree,
+            first_difference,
+        })
     }
 
     /// Runs generation on already-built prompt ids.

@@ -5,6 +5,7 @@
 //! The engine drives this crate through [`Registry`], [`resolve`],
 //! [`load_embedder`] and [`load_generator`]; [`bench`] measures throughput.
 
+mod attention;
 pub mod bench;
 mod chat;
 mod device;
@@ -31,7 +32,7 @@ pub use error::ModelError;
 pub use generate::GgufGenerator;
 pub use generate::{
     load_generator, load_generator_from_file, ChatMessage, GenOutput, GenParams, Generator,
-    GeneratorInfo, Role, StopReason,
+    GeneratorInfo, GreedyTiming, Role, StopReason,
 };
 pub use gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
 pub use registry::{

@@ -448,7 +448,8 @@ pub struct GpuCheckArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// What to bench: models (default), search.
+    /// What to bench: models (default), search; encode / decode run our side
+    /// of a same-run comparison on `--inputs` (scripts/bench_peers.py).
     pub what: Option<String>,
     /// Only these models (comma separated).
     #[arg(long, value_delimiter = ',')]
@@ -478,6 +479,9 @@ pub struct BenchArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// `bench encode|decode`: the inputs file (JSON) both runtimes read.
+    #[arg(long)]
+    pub inputs: Option<PathBuf>,
 }
 
 #[cfg(test)]

@@ -25,8 +25,47 @@ pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
     match a.what.as_deref().unwrap_or("models") {
         "models" => models(g, &a),
         "search" => search(g, &a),
-        other => anyhow::bail!("unknown bench `{other}` (models, search)"),
+        "encode" | "decode" => peer(g, &a),
+        other => anyhow::bail!("unknown bench `{other}` (models, search, encode, decode)"),
     }
+}
+
+/// `bench encode|decode --inputs FILE`: our side of a same-run comparison
+/// with a reference runtime (`scripts/bench_peers.py` writes the inputs,
+/// runs PyTorch / llama.cpp on the same ones and alternates the rounds);
+/// prints the measurements as JSON.
+fn peer(g: &Global, a: &BenchArgs) -> Result<()> {
+    let path = a.inputs.as_ref().context(
+        "`bench encode` and `bench decode` need --inputs FILE (see scripts/bench_peers.py)",
+    )?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let report = if a.what.as_deref() == Some("encode") {
+        let inputs: paragraf_engine::bench::PeerEncodeInputs = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not encode inputs", path.display()))?;
+        let model = match a.models.as_slice() {
+            [m] => m.clone(),
+            _ => anyhow::bail!("`bench encode` needs exactly one embedder in --models"),
+        };
+        let reg = registry(g)?;
+        let run = paragraf_engine::bench::bench_encode_peer(
+            &reg,
+            &resolve_opts(g),
+            device(g)?,
+            &model,
+            &inputs,
+        )?;
+        serde_json::to_value(run)?
+    } else {
+        let inputs: paragraf_engine::bench::PeerDecodeInputs = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not decode inputs", path.display()))?;
+        serde_json::to_value(paragraf_engine::bench::bench_decode_peer(
+            device(g)?,
+            &inputs,
+        )?)?
+    };
+    println!("{}", serde_json::to_string(&report)?);
+    Ok(())
 }
 
 fn models(g: &Global, a: &BenchArgs) -> Result<()> {
