@@ -140,29 +140,22 @@ impl Dense {
         })
     }
 
-    /// `x · W + b` for token-major `x` (`[N, in]`).
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+    /// `act(x · W + b)` for token-major `x` (`[N, in]`). On the CPU in f32
+    /// the bias and the activation go into the GEMM's output in place.
+    fn forward(&self, x: &Tensor, act: Option<Act>) -> candle_core::Result<Tensor> {
         if x.device().is_cpu() && x.dtype() == DType::F32 && self.wt.dtype() == DType::F32 {
-            return crate::attention::dense_cpu_f32(x, &self.wt, self.bias.as_ref(), None);
+            return crate::cpu_f32::dense(x, &self.wt, self.bias.as_ref(), act);
         }
         let y = x.matmul(&self.wt)?;
-        match &self.bias {
-            Some(b) => y.broadcast_add(b),
-            None => Ok(y),
-        }
-    }
-
-    /// `act(x · W + b)`: on the CPU in f32 the activation runs on the GEMM's
-    /// output in place.
-    fn forward_act(&self, x: &Tensor, act: Act) -> candle_core::Result<Tensor> {
-        if x.device().is_cpu() && x.dtype() == DType::F32 && self.wt.dtype() == DType::F32 {
-            return crate::attention::dense_cpu_f32(x, &self.wt, self.bias.as_ref(), Some(act));
-        }
-        let i = self.forward(x)?;
+        let y = match &self.bias {
+            Some(b) => y.broadcast_add(b)?,
+            None => y,
+        };
         match act {
-            Act::GeluErf => i.gelu_erf(),
-            Act::GeluTanh => i.gelu(),
-            Act::Relu => i.relu(),
+            None => Ok(y),
+            Some(Act::GeluErf) => y.gelu_erf(),
+            Some(Act::GeluTanh) => y.gelu(),
+            Some(Act::Relu) => y.relu(),
         }
     }
 }
@@ -303,7 +296,13 @@ impl Encoder {
             }
         }
         let pos = Tensor::from_vec(pos, (b, l), dev)?;
-        let bias = Tensor::from_vec(mask, (b, 1, 1, l), dev)?.to_dtype(dtype)?;
+        // The composed attention masks padded keys with a bias; the CPU f32
+        // kernel reads `lens` instead.
+        let bias = if dev.is_cpu() && dtype == DType::F32 {
+            None
+        } else {
+            Some(Tensor::from_vec(mask, (b, 1, 1, l), dev)?.to_dtype(dtype)?)
+        };
         let tt = Tensor::zeros((b, l), DType::U32, dev)?;
         let x = (self.word.forward(ids)? + self.pos.forward(&pos)?)?;
         let x = (x + self.token_type.forward(&tt)?)?;
@@ -315,11 +314,10 @@ impl Encoder {
             .emb_ln
             .forward(&x.to_dtype(dtype)?.reshape((b * l, hidden))?)?;
         let scale = 1.0 / (self.head_dim as f64).sqrt();
-        let fused = dev.is_cpu() && dtype == DType::F32;
         for layer in &self.layers {
-            let qkv = layer.qkv.forward(&x)?;
-            let ctx = if fused {
-                crate::attention::cpu_f32(
+            let qkv = layer.qkv.forward(&x, None)?;
+            let ctx = match &bias {
+                None => crate::cpu_f32::attention(
                     &qkv,
                     b,
                     l,
@@ -327,27 +325,28 @@ impl Encoder {
                     self.heads,
                     self.head_dim,
                     scale as f32,
-                )?
-            } else {
-                let split = |i: usize| -> candle_core::Result<Tensor> {
-                    qkv.narrow(1, i * hidden, hidden)?
-                        .reshape((b, l, self.heads, self.head_dim))?
+                )?,
+                Some(bias) => {
+                    let split = |i: usize| -> candle_core::Result<Tensor> {
+                        qkv.narrow(1, i * hidden, hidden)?
+                            .reshape((b, l, self.heads, self.head_dim))?
+                            .transpose(1, 2)?
+                            .contiguous()
+                    };
+                    let (q, k, v) = (split(0)?, split(1)?, split(2)?);
+                    let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(bias)?;
+                    let probs = candle_nn::ops::softmax_last_dim(&scores)?;
+                    probs
+                        .matmul(&v)?
                         .transpose(1, 2)?
-                        .contiguous()
-                };
-                let (q, k, v) = (split(0)?, split(1)?, split(2)?);
-                let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&bias)?;
-                let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-                probs
-                    .matmul(&v)?
-                    .transpose(1, 2)?
-                    .reshape((b * l, hidden))?
+                        .reshape((b * l, hidden))?
+                }
             };
             let a = layer
                 .attn_ln
-                .forward(&(layer.attn_out.forward(&ctx)? + &x)?)?;
-            let i = layer.inter.forward_act(&a, self.act)?;
-            x = layer.out_ln.forward(&(layer.out.forward(&i)? + a)?)?;
+                .forward(&(layer.attn_out.forward(&ctx, None)? + &x)?)?;
+            let i = layer.inter.forward(&a, Some(self.act))?;
+            x = layer.out_ln.forward(&(layer.out.forward(&i, None)? + a)?)?;
         }
         x.reshape((b, l, hidden))
     }

@@ -5,9 +5,9 @@
 //! The engine drives this crate through [`Registry`], [`resolve`],
 //! [`load_embedder`] and [`load_generator`]; [`bench`] measures throughput.
 
-mod attention;
 pub mod bench;
 mod chat;
+mod cpu_f32;
 mod device;
 mod embed;
 mod embed_load;

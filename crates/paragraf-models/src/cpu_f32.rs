@@ -1,5 +1,6 @@
-//! Self-attention on the CPU in f32, straight from the fused QKV projection
-//! (issue 38: the encoder against PyTorch on the same cores).
+//! The encoder's CPU kernels in f32 (issue 38: the encoder against PyTorch
+//! on the same cores): dense layers with bias and activation, and
+//! self-attention straight from the fused QKV projection.
 //!
 //! candle's path splits `[B·L, 3H]` into heads with three transposed copies,
 //! runs one small GEMM per (sequence, head) with its own thread dispatch,
@@ -25,7 +26,7 @@ unsafe impl Sync for Out {}
 
 /// Attention context `[B·L, H]` from `qkv` (`[B·L, 3H]`, f32, CPU; rows of
 /// sequence `b` are `b·L .. b·L + L`, of which the first `lens[b]` are real).
-pub(crate) fn cpu_f32(
+pub(crate) fn attention(
     qkv: &Tensor,
     b: usize,
     l: usize,
@@ -132,7 +133,7 @@ pub(crate) fn cpu_f32(
 /// query's small GEMMs cost one fork-join instead of gemm's own dispatch,
 /// and the activation runs on each thread's columns while they are in
 /// cache. Inside an embedding worker (a one-thread pool) it is one GEMM.
-pub(crate) fn dense_cpu_f32(
+pub(crate) fn dense(
     x: &Tensor,
     wt: &Tensor,
     bias: Option<&Tensor>,
@@ -323,11 +324,11 @@ mod tests {
             (Some(Act::GeluTanh), lin.gelu()?),
             (Some(Act::Relu), lin.relu()?),
         ] {
-            let got = dense_cpu_f32(&x, &wt, Some(&b), act)?;
+            let got = dense(&x, &wt, Some(&b), act)?;
             let d = (got - want)?.abs()?.max_all()?.to_scalar::<f32>()?;
             assert!(d < 1e-5, "{act:?}: max |diff| {d}");
         }
-        let no_bias = dense_cpu_f32(&x, &wt, None, None)?;
+        let no_bias = dense(&x, &wt, None, None)?;
         let d = (no_bias - x.matmul(&wt)?)?
             .abs()?
             .max_all()?
@@ -376,7 +377,7 @@ mod tests {
             &Device::Cpu,
         )?;
         let scale = 1.0 / (d as f32).sqrt();
-        let got = cpu_f32(&qkv, b, l, &lens, heads, d, scale)?;
+        let got = attention(&qkv, b, l, &lens, heads, d, scale)?;
         let mut mask = Vec::new();
         for &n in &lens {
             mask.extend((0..l).map(|j| if j < n { 0f32 } else { -1e9 }));
