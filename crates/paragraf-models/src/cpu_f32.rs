@@ -24,6 +24,15 @@ struct Out(*mut f32);
 unsafe impl Send for Out {}
 unsafe impl Sync for Out {}
 
+impl Out {
+    /// The pointer, taken through a method so that a closure captures the
+    /// whole (`Send`) wrapper, not its raw field.
+    /// (The callers' unsafe blocks keep every offset inside the buffer.)
+    fn at(self, offset: usize) -> *mut f32 {
+        self.0.wrapping_add(offset)
+    }
+}
+
 /// Attention context `[B·L, H]` from `qkv` (`[B·L, 3H]`, f32, CPU; rows of
 /// sequence `b` are `b·L .. b·L + L`, of which the first `lens[b]` are real).
 pub(crate) fn attention(
@@ -66,7 +75,6 @@ pub(crate) fn attention(
             data[base + 2 * hidden..].as_ptr(),
         );
         let mut p = vec![0f32; n * n];
-        let out = out;
         // SAFETY: every pointer and stride stays inside its buffer: q, k
         // and v read rows s·L .. s·L + n of width head_dim at their column
         // offsets of the QKV buffer, p is n × n, and the context rows of
@@ -104,7 +112,7 @@ pub(crate) fn attention(
                 n,
                 head_dim,
                 n,
-                out.0.add(s * l * hidden + h * head_dim),
+                out.at(s * l * hidden + h * head_dim),
                 1,
                 hidden as isize,
                 false,
@@ -183,7 +191,6 @@ pub(crate) fn dense(
         (0..n.div_ceil(chunk)).into_par_iter().for_each(|c| {
             let c0 = c * chunk;
             let nc = chunk.min(n - c0);
-            let dst = dst;
             // SAFETY: x is m × k and wt k × n (checked above); this task
             // reads columns c0 .. c0 + nc of wt and writes the same columns
             // of the m × n output, which no other task touches.
@@ -192,7 +199,7 @@ pub(crate) fn dense(
                     m,
                     nc,
                     k,
-                    dst.0.add(c0),
+                    dst.at(c0),
                     1,
                     n as isize,
                     read_dst,
@@ -213,7 +220,7 @@ pub(crate) fn dense(
             if let Some(act) = act {
                 for r in 0..m {
                     // SAFETY: as above, this task's columns of row r.
-                    let row = unsafe { std::slice::from_raw_parts_mut(dst.0.add(r * n + c0), nc) };
+                    let row = unsafe { std::slice::from_raw_parts_mut(dst.at(r * n + c0), nc) };
                     activate(row, act);
                 }
             }

@@ -515,11 +515,9 @@ impl GgufGenerator {
         let ttft_ms = t0.elapsed().as_secs_f64() * 1e3;
         let mut chosen = vec![next];
         let t1 = Instant::now();
-        let mut pos = prompt.len();
-        for _ in 1..steps {
+        for pos in prompt.len()..prompt.len() + steps - 1 {
             next = step(&mut self.weights, &[next], pos, &self.device)
                 .map_err(ModelError::candle("decode step"))?;
-            pos += 1;
             chosen.push(next);
         }
         let decode_ms = t1.elapsed().as_secs_f64() * 1e3;
