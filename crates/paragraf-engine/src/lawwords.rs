@@ -867,7 +867,7 @@ pub fn question_terms(
     // words only (nouns are capitalised), and the question's first word.
     // As own terms or in heading matching they cost more than they gave:
     // a question's verbs are mostly generic („verlangt“, „zahlt“), its
-    // subject is in its nouns (session 18, `eval/baselines/session18-retrieval.md`)
+    // subject is in its nouns (session 18, `eval/baselines/retrieval-scope-domain-cover-2026-12-03.md`)
     // the question's words as written and folded (lower case, no umlauts)
     let raw: Vec<&str> = query
         .split(|c: char| !c.is_alphanumeric())

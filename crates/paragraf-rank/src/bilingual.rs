@@ -31,7 +31,7 @@ const BUILTIN_TSV: &str = include_str!("../lexicon/terms_de_en.tsv");
 /// “security” or “safety” (the DSGVO's pair: „Sicherheit der
 /// Verarbeitung“ ↔ “Security of processing”; the KI-VO's: „Gesundheit,
 /// Sicherheit“ ↔ “health, safety”). Session 19,
-/// `eval/baselines/session19-retrieval.md`.
+/// `eval/baselines/retrieval-domain-signals-2026-12-03.md`.
 pub const STEM_COLLISIONS_DE_EN: &[(&str, &[&str])] = &[("sicherheit", &["security", "safety"])];
 
 /// The English words of [`STEM_COLLISIONS_DE_EN`] for German question words

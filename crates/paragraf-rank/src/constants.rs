@@ -367,7 +367,7 @@ pub const RECITAL_BRIDGE_MARGIN: f64 = 0.005;
 /// `normLexicalMix` = 0.2 — share of the norm BM25 in a chunk's lexical
 /// score: `lexical = (1 − mix) · chunk BM25 + mix · norm BM25` (0: chunk
 /// BM25 alone). Picked from 0.2 / 0.4 / 0.6 on the full e5-small index
-/// (`eval/baselines/session17-retrieval.md`): at 0.2 the 14 own sets
+/// (`eval/baselines/retrieval-norm-bm25-2026-12-03.md`): at 0.2 the 14 own sets
 /// together gain hit@1 (416 questions, 0.627 → 0.635; hand topics off
 /// 0.543 → 0.555), golden-para 0.917 → 0.944, golden-dev unchanged; 0.4
 /// and 0.6 lose it again. Pinned by `pin_norm_lexical_defaults`.
