@@ -60,133 +60,129 @@ impl ControlRoleBonus {
     }
 }
 
-/// Every ranking constant (see [`crate::constants`] for value, meaning and
-/// seed chapter). Serialized with the seed names (`authorityCoef`, …);
-/// unknown fields are rejected, missing ones take the seed default, so a
-/// partial TOML/JSON override is enough.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-pub struct RankParams {
-    pub authority_coef: f64,
-    pub jurisdiction_gain: f64,
-    pub foreign_penalty: f64,
-    pub unknown_penalty: f64,
-    pub domain_match_gain: f64,
-    pub domain_cover_gain: f64,
-    pub off_domain_penalty: f64,
-    pub scope_penalty: f64,
-    pub scope_match_gain: f64,
-    pub topic_gain: f64,
-    pub superseded_penalty: f64,
-    pub intent_lift_gain: f64,
-    pub intent_lift_margin: f64,
-    pub control_pool_gain: f64,
-    pub control_role_bonus: ControlRoleBonus,
-    pub assess_connected_cap: usize,
-    pub assess_cross_regime_top_n: usize,
-    pub assess_review_margin: f64,
-    pub abstain_semantic_floor: f64,
-    pub fusion_method: FusionMethod,
-    pub dense_weight: f64,
-    pub lexical_weight: f64,
-    pub sparse_weight: f64,
-    pub dense_floor: f64,
-    pub dense_ceil: f64,
-    pub lexical_norm_floor: f64,
-    pub sparse_norm_floor: f64,
-    pub exact_floor: f64,
-    pub rrf_k: f64,
-    pub dense_top_n: usize,
-    pub lexical_top_n: usize,
-    pub sparse_top_n: usize,
-    pub top_k: usize,
-    pub heading_min_coverage: f64,
-    pub heading_min_weight: f64,
-    pub heading_relative_min: f64,
-    pub heading_max_norms: usize,
-    pub heading_common_share: f64,
-    pub heading_common_credit: f64,
-    pub synonym_bm25_weight: f64,
-    pub citation_gain: f64,
-    pub citation_saturation: f64,
-    pub answer_type_gain: f64,
-    pub heading_weight: f64,
-    pub heading_floor: f64,
-    pub heading_ceil: f64,
-    pub heading_top_n: usize,
-    pub law_title_gain: f64,
-    pub law_title_min_lift: f64,
-    pub law_title_max_laws: usize,
-    pub law_title_top_n: usize,
-    pub jurisdiction_top_n: usize,
-    pub recital_bridge: bool,
-    pub recital_bridge_margin: f64,
-    pub norm_lexical_mix: f64,
-    pub norm_lexical_top_n: usize,
+/// One rank parameter as the table in [`crate::constants`] declares it: for
+/// `paragraf` to list, documentation and explanations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Knob {
+    /// The seed name: the `--params` key and the name explanations show.
+    pub name: &'static str,
+    /// The default as written in the table.
+    pub default: &'static str,
+    /// Its meaning, reason, seed chapter and pinning test.
+    pub doc: &'static str,
+    /// Its range check: `finite`, `nonneg`, `positive`, `share` or `any`.
+    pub check: &'static str,
 }
 
-impl Default for RankParams {
-    fn default() -> Self {
-        RankParams {
-            authority_coef: c::AUTHORITY_COEF,
-            jurisdiction_gain: c::JURISDICTION_GAIN,
-            foreign_penalty: c::FOREIGN_PENALTY,
-            unknown_penalty: c::UNKNOWN_PENALTY,
-            domain_match_gain: c::DOMAIN_MATCH_GAIN,
-            domain_cover_gain: c::DOMAIN_COVER_GAIN,
-            off_domain_penalty: c::OFF_DOMAIN_PENALTY,
-            scope_penalty: c::SCOPE_PENALTY,
-            scope_match_gain: c::SCOPE_MATCH_GAIN,
-            topic_gain: c::TOPIC_GAIN,
-            superseded_penalty: c::SUPERSEDED_PENALTY,
-            intent_lift_gain: c::INTENT_LIFT_GAIN,
-            intent_lift_margin: c::INTENT_LIFT_MARGIN,
-            control_pool_gain: c::CONTROL_POOL_GAIN,
-            control_role_bonus: ControlRoleBonus::default(),
-            assess_connected_cap: c::ASSESS_CONNECTED_CAP,
-            assess_cross_regime_top_n: c::ASSESS_CROSS_REGIME_TOP_N,
-            assess_review_margin: c::ASSESS_REVIEW_MARGIN,
-            abstain_semantic_floor: c::ABSTAIN_SEMANTIC_FLOOR,
-            fusion_method: FusionMethod::WeightedSum,
-            dense_weight: c::DENSE_WEIGHT,
-            lexical_weight: c::LEXICAL_WEIGHT,
-            sparse_weight: c::SPARSE_WEIGHT,
-            dense_floor: c::DENSE_FLOOR,
-            dense_ceil: c::DENSE_CEIL,
-            lexical_norm_floor: c::LEXICAL_NORM_FLOOR,
-            sparse_norm_floor: c::SPARSE_NORM_FLOOR,
-            exact_floor: c::EXACT_FLOOR,
-            rrf_k: c::RRF_K,
-            dense_top_n: c::DENSE_TOP_N,
-            lexical_top_n: c::LEXICAL_TOP_N,
-            sparse_top_n: c::SPARSE_TOP_N,
-            top_k: c::TOP_K,
-            heading_min_coverage: c::HEADING_MIN_COVERAGE,
-            heading_min_weight: c::HEADING_MIN_WEIGHT,
-            synonym_bm25_weight: c::SYNONYM_BM25_WEIGHT,
-            heading_relative_min: c::HEADING_RELATIVE_MIN,
-            heading_max_norms: c::HEADING_MAX_NORMS,
-            heading_common_share: c::HEADING_COMMON_SHARE,
-            heading_common_credit: c::HEADING_COMMON_CREDIT,
-            citation_gain: c::CITATION_GAIN,
-            citation_saturation: c::CITATION_SATURATION,
-            answer_type_gain: c::ANSWER_TYPE_GAIN,
-            heading_weight: c::HEADING_WEIGHT,
-            heading_floor: c::HEADING_FLOOR,
-            heading_ceil: c::HEADING_CEIL,
-            heading_top_n: c::HEADING_TOP_N,
-            law_title_gain: c::LAW_TITLE_GAIN,
-            law_title_min_lift: c::LAW_TITLE_MIN_LIFT,
-            law_title_max_laws: c::LAW_TITLE_MAX_LAWS,
-            law_title_top_n: c::LAW_TITLE_TOP_N,
-            jurisdiction_top_n: c::JURISDICTION_TOP_N,
-            recital_bridge: c::RECITAL_BRIDGE,
-            recital_bridge_margin: c::RECITAL_BRIDGE_MARGIN,
-            norm_lexical_mix: c::NORM_LEXICAL_MIX,
-            norm_lexical_top_n: c::NORM_LEXICAL_TOP_N,
+/// The range checks a knob's table entry names.
+mod check {
+    use crate::error::RankError;
+
+    pub(super) fn finite(field: &'static str, v: f64) -> Result<(), RankError> {
+        if v.is_finite() {
+            Ok(())
+        } else {
+            Err(RankError::Param {
+                field,
+                message: format!("must be finite, got {v}"),
+            })
         }
     }
+
+    pub(super) fn nonneg(field: &'static str, v: f64) -> Result<(), RankError> {
+        finite(field, v)?;
+        if v < 0.0 {
+            return Err(RankError::Param {
+                field,
+                message: format!("must be >= 0, got {v}"),
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn positive(field: &'static str, v: f64) -> Result<(), RankError> {
+        if v.is_finite() && v > 0.0 {
+            Ok(())
+        } else {
+            Err(RankError::Param {
+                field,
+                message: format!("must be a positive number, got {v}"),
+            })
+        }
+    }
+
+    pub(super) fn share(field: &'static str, v: f64) -> Result<(), RankError> {
+        if (0.0..=1.0).contains(&v) {
+            Ok(())
+        } else {
+            Err(RankError::Param {
+                field,
+                message: format!("must be a share in 0..=1, got {v}"),
+            })
+        }
+    }
+
+    pub(super) fn any<T>(_field: &'static str, _v: T) -> Result<(), RankError> {
+        Ok(())
+    }
 }
+
+/// Makes [`RankParams`], its `Default`, [`names`], [`RankParams::KNOBS`] and
+/// the per-knob range checks from the table of [`crate::constants`].
+macro_rules! declare_params {
+    ($($(#[doc = $doc:literal])* $field:ident, $konst:ident, $name:literal: $ty:ty = $val:expr, $check:ident;)*) => {
+        /// Every ranking constant (see [`crate::constants`] for value,
+        /// meaning and seed chapter). Serialized with the seed names
+        /// (`authorityCoef`, …); unknown fields are rejected, missing ones
+        /// take the seed default, so a partial TOML/JSON override is enough.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct RankParams {
+            $($(#[doc = $doc])* #[serde(rename = $name)] pub $field: $ty,)*
+            /// `controlRoleBonus` per control-pool role (seed 05).
+            #[serde(rename = "controlRoleBonus")]
+            pub control_role_bonus: ControlRoleBonus,
+            /// How the retrieval channels are fused (design 01).
+            #[serde(rename = "fusionMethod")]
+            pub fusion_method: FusionMethod,
+        }
+
+        impl Default for RankParams {
+            fn default() -> Self {
+                RankParams {
+                    $($field: c::$konst,)*
+                    control_role_bonus: ControlRoleBonus::default(),
+                    fusion_method: FusionMethod::WeightedSum,
+                }
+            }
+        }
+
+        /// The seed name of every rank parameter, for explanations (one
+        /// spelling: the table's).
+        pub mod names {
+            $(pub const $konst: &str = $name;)*
+            /// `controlRoleBonus`.
+            pub const CONTROL_ROLE_BONUS: &str = "controlRoleBonus";
+        }
+
+        impl RankParams {
+            /// Every table knob with its default and meaning, in table order.
+            pub const KNOBS: &'static [Knob] = &[$(Knob {
+                name: $name,
+                default: stringify!($val),
+                doc: concat!($($doc, "\n",)*),
+                check: stringify!($check),
+            },)*];
+
+            /// The range check each knob's table entry names.
+            fn check_knobs(&self) -> Result<(), RankError> {
+                $(check::$check($name, self.$field)?;)*
+                Ok(())
+            }
+        }
+    };
+}
+c::rank_knobs!(declare_params);
 
 impl RankParams {
     /// These parameters with the fields of a partial override (a JSON object
@@ -232,38 +228,13 @@ impl RankParams {
         Ok(p)
     }
 
-    /// Check ranges: every float finite, weights non-negative with a positive
-    /// sum, `denseCeil > denseFloor`, norm floors positive.
+    /// Check ranges: each knob's own check from the table (finite,
+    /// non-negative, positive, a share), the control-role bonuses finite, and
+    /// the checks across knobs: fusion weights with a positive sum, the dense
+    /// and heading ceilings above their floors.
     pub fn validate(&self) -> Result<(), RankError> {
-        let floats: [(&'static str, f64); 41] = [
-            ("synonymBm25Weight", self.synonym_bm25_weight),
-            ("normLexicalMix", self.norm_lexical_mix),
-            ("answerTypeGain", self.answer_type_gain),
-            ("recitalBridgeMargin", self.recital_bridge_margin),
-            ("lawTitleGain", self.law_title_gain),
-            ("lawTitleMinLift", self.law_title_min_lift),
-            ("citationGain", self.citation_gain),
-            ("citationSaturation", self.citation_saturation),
-            ("headingWeight", self.heading_weight),
-            ("headingFloor", self.heading_floor),
-            ("headingCeil", self.heading_ceil),
-            ("headingMinCoverage", self.heading_min_coverage),
-            ("headingMinWeight", self.heading_min_weight),
-            ("headingRelativeMin", self.heading_relative_min),
-            ("authorityCoef", self.authority_coef),
-            ("jurisdictionGain", self.jurisdiction_gain),
-            ("foreignPenalty", self.foreign_penalty),
-            ("unknownPenalty", self.unknown_penalty),
-            ("domainMatchGain", self.domain_match_gain),
-            ("domainCoverGain", self.domain_cover_gain),
-            ("offDomainPenalty", self.off_domain_penalty),
-            ("scopePenalty", self.scope_penalty),
-            ("scopeMatchGain", self.scope_match_gain),
-            ("topicGain", self.topic_gain),
-            ("supersededPenalty", self.superseded_penalty),
-            ("intentLiftGain", self.intent_lift_gain),
-            ("intentLiftMargin", self.intent_lift_margin),
-            ("controlPoolGain", self.control_pool_gain),
+        self.check_knobs()?;
+        for (field, v) in [
             (
                 "controlRoleBonus.operational_requirement",
                 self.control_role_bonus.operational_requirement,
@@ -280,36 +251,8 @@ impl RankParams {
                 "controlRoleBonus.implementation_guidance",
                 self.control_role_bonus.implementation_guidance,
             ),
-            ("assessReviewMargin", self.assess_review_margin),
-            ("abstainSemanticFloor", self.abstain_semantic_floor),
-            ("denseWeight", self.dense_weight),
-            ("lexicalWeight", self.lexical_weight),
-            ("sparseWeight", self.sparse_weight),
-            ("denseFloor", self.dense_floor),
-            ("denseCeil", self.dense_ceil),
-            ("lexicalNormFloor", self.lexical_norm_floor),
-            ("exactFloor", self.exact_floor),
-        ];
-        for (field, v) in floats {
-            if !v.is_finite() {
-                return Err(RankError::Param {
-                    field,
-                    message: format!("must be finite, got {v}"),
-                });
-            }
-        }
-        for (field, v) in [
-            ("denseWeight", self.dense_weight),
-            ("lexicalWeight", self.lexical_weight),
-            ("sparseWeight", self.sparse_weight),
-            ("headingWeight", self.heading_weight),
         ] {
-            if v < 0.0 {
-                return Err(RankError::Param {
-                    field,
-                    message: format!("must be >= 0, got {v}"),
-                });
-            }
+            check::finite(field, v)?;
         }
         if self.dense_weight + self.lexical_weight + self.sparse_weight <= 0.0 {
             return Err(RankError::Param {
@@ -328,30 +271,6 @@ impl RankParams {
                 field: "denseCeil",
                 message: format!("must be greater than denseFloor ({})", self.dense_floor),
             });
-        }
-        for (field, v) in [
-            ("normLexicalMix", self.norm_lexical_mix),
-            ("headingCommonCredit", self.heading_common_credit),
-        ] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(RankError::Param {
-                    field,
-                    message: format!("must be a share in 0..=1, got {v}"),
-                });
-            }
-        }
-        for (field, v) in [
-            ("citationSaturation", self.citation_saturation),
-            ("lexicalNormFloor", self.lexical_norm_floor),
-            ("sparseNormFloor", self.sparse_norm_floor),
-            ("rrfK", self.rrf_k),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(RankError::Param {
-                    field,
-                    message: format!("must be a positive number, got {v}"),
-                });
-            }
         }
         Ok(())
     }
@@ -405,6 +324,38 @@ mod tests {
             r#"{"denseWeight":0,"lexicalWeight":0,"sparseWeight":0}"#
         )
         .is_err());
+    }
+
+    #[test]
+    fn every_knob_of_the_table_is_a_field_with_its_check() {
+        let json = serde_json::to_value(RankParams::default()).unwrap();
+        let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        let mut names: Vec<&str> = RankParams::KNOBS.iter().map(|k| k.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RankParams::KNOBS.len(), "a seed name twice");
+        // the table's knobs plus the two structured ones, nothing else
+        assert_eq!(keys.len(), RankParams::KNOBS.len() + 2);
+        for k in RankParams::KNOBS {
+            assert!(json.get(k.name).is_some(), "{} is no field", k.name);
+            assert!(!k.doc.trim().is_empty(), "{} has no meaning", k.name);
+            // the check named in the table is the one validation applies
+            let bad = match k.check {
+                "finite" => Some("inf"),
+                "nonneg" | "positive" | "share" => Some("-1.0"),
+                "any" => None,
+                other => panic!("{}: unknown check {other}", k.name),
+            };
+            if let Some(bad) = bad {
+                let e = RankParams::from_toml_str(&format!("{} = {bad}", k.name))
+                    .expect_err(k.name)
+                    .to_string();
+                assert!(e.contains(k.name), "{}: {e}", k.name);
+            }
+        }
+        assert_eq!(names::TOPIC_GAIN, "topicGain");
+        assert!(RankParams::from_toml_str("normLexicalMix = 1.5").is_err());
+        assert!(RankParams::from_toml_str("rrfK = 0.0").is_err());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! exact sum of its explanation terms.
 
 use crate::answer_type::AnswerType;
-use crate::params::{FusionMethod, RankParams};
+use crate::params::{names, FusionMethod, RankParams};
 use crate::query::{next_iso_day, DateRange, QueryAnalysis};
 use crate::text::{norm_key, push_norm_key};
 use paragraf_types::{
@@ -415,7 +415,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         // authorityCoef · weight/100 (03)
         let w = c.source_class.weight();
         s.add(
-            "authorityCoef",
+            names::AUTHORITY_COEF,
             p.authority_coef,
             p.authority_coef * f64::from(w) / 100.0,
             Reason::Authority,
@@ -423,14 +423,14 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         // jurisdiction
         if q.jurisdictions.contains(&c.jurisdiction) {
             s.add(
-                "jurisdictionGain",
+                names::JURISDICTION_GAIN,
                 p.jurisdiction_gain,
                 p.jurisdiction_gain,
                 Reason::JurisMatch,
             );
         } else if c.jurisdiction != Jurisdiction::Int {
             s.add(
-                "foreignPenalty",
+                names::FOREIGN_PENALTY,
                 p.foreign_penalty,
                 -p.foreign_penalty,
                 Reason::Foreign,
@@ -438,7 +438,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         }
         if c.source_class == SourceClass::Unknown {
             s.add(
-                "unknownPenalty",
+                names::UNKNOWN_PENALTY,
                 p.unknown_penalty,
                 -p.unknown_penalty,
                 Reason::Unknown,
@@ -448,7 +448,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         if !q.domains.is_empty() && !c.domains.is_empty() {
             if let Some(d) = c.domains.iter().find(|d| q.domains.contains(d)) {
                 s.add(
-                    "domainMatchGain",
+                    names::DOMAIN_MATCH_GAIN,
                     p.domain_match_gain,
                     p.domain_match_gain,
                     Reason::DomainMatch(*d),
@@ -458,7 +458,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 let more = c.domains.iter().filter(|d| q.domains.contains(d)).count() - 1;
                 if more > 0 && p.domain_cover_gain != 0.0 {
                     s.add(
-                        "domainCoverGain",
+                        names::DOMAIN_COVER_GAIN,
                         p.domain_cover_gain,
                         p.domain_cover_gain * more as f64,
                         Reason::DomainCover(more + 1),
@@ -466,7 +466,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
                 }
             } else if c.source_class.is_binding() {
                 s.add(
-                    "offDomainPenalty",
+                    names::OFF_DOMAIN_PENALTY,
                     p.off_domain_penalty,
                     -p.off_domain_penalty,
                     Reason::OffDomain,
@@ -481,7 +481,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         {
             if p.law_title_gain != 0.0 {
                 s.add(
-                    "lawTitleGain",
+                    names::LAW_TITLE_GAIN,
                     p.law_title_gain,
                     p.law_title_gain,
                     Reason::LawTitle(i),
@@ -493,7 +493,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         if c.source_class.is_binding() && cited > 0 && p.citation_gain != 0.0 {
             let share = ((cited as f64).ln_1p() / p.citation_saturation.ln_1p()).min(1.0);
             s.add(
-                "citationGain",
+                names::CITATION_GAIN,
                 p.citation_gain,
                 p.citation_gain * share,
                 Reason::Cited(cited),
@@ -502,7 +502,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         // scope
         if let Some(ri) = q.scope_rule_for(&c.regulation, &c.norm) {
             s.add(
-                "scopePenalty",
+                names::SCOPE_PENALTY,
                 p.scope_penalty,
                 -p.scope_penalty,
                 Reason::Scope(ri),
@@ -512,7 +512,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         if p.scope_match_gain != 0.0 {
             if let Some(ri) = q.scope_match_for(&c.regulation, &c.norm) {
                 s.add(
-                    "scopeMatchGain",
+                    names::SCOPE_MATCH_GAIN,
                     p.scope_match_gain,
                     p.scope_match_gain,
                     Reason::ScopeMatch(ri),
@@ -539,15 +539,20 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
             norm_key_of(&mut key);
             if explicit_keys.contains(&key) {
                 s.add(
-                    "topicGain",
+                    names::TOPIC_GAIN,
                     p.topic_gain,
                     p.topic_gain,
                     Reason::TopicExplicit,
                 );
             } else if topic_keys.contains(&key) {
-                s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Topic);
+                s.add(names::TOPIC_GAIN, p.topic_gain, p.topic_gain, Reason::Topic);
             } else if let Some(&i) = heading_keys.get(key.as_str()) {
-                s.add("topicGain", p.topic_gain, p.topic_gain, Reason::Heading(i));
+                s.add(
+                    names::TOPIC_GAIN,
+                    p.topic_gain,
+                    p.topic_gain,
+                    Reason::Heading(i),
+                );
             }
         }
         // answerTypeGain (own): the norm states the kind of fact the
@@ -556,7 +561,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
             norm_key_of(&mut key);
             if let Some(&k) = answer_keys.get(key.as_str()) {
                 s.add(
-                    "answerTypeGain",
+                    names::ANSWER_TYPE_GAIN,
                     p.answer_type_gain,
                     p.answer_type_gain,
                     Reason::AnswerType(k),
@@ -568,7 +573,7 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
             None => {
                 if c.status == Status::Superseded {
                     s.add(
-                        "supersededPenalty",
+                        names::SUPERSEDED_PENALTY,
                         p.superseded_penalty,
                         -p.superseded_penalty,
                         Reason::Superseded,
@@ -581,12 +586,12 @@ fn authority_terms(v: &mut [Scored<'_>], q: &QueryAnalysis, p: &RankParams, stag
         if full && q.control_intent {
             if let Some(bonus) = p.control_role_bonus.of(c.source_role) {
                 s.add(
-                    "controlPoolGain",
+                    names::CONTROL_POOL_GAIN,
                     p.control_pool_gain,
                     p.control_pool_gain,
                     Reason::ControlPool,
                 );
-                s.add("controlRoleBonus", bonus, bonus, Reason::RoleBonus);
+                s.add(names::CONTROL_ROLE_BONUS, bonus, bonus, Reason::RoleBonus);
             }
         }
     }
@@ -750,7 +755,7 @@ impl AsOfCtx {
         if c.status == Status::Superseded {
             if self.lifts(c) {
                 s.add(
-                    "supersededPenalty",
+                    names::SUPERSEDED_PENALTY,
                     p.superseded_penalty,
                     0.0,
                     format!(
@@ -761,7 +766,7 @@ impl AsOfCtx {
                 );
             } else {
                 s.add(
-                    "supersededPenalty",
+                    names::SUPERSEDED_PENALTY,
                     p.superseded_penalty,
                     -p.superseded_penalty,
                     format!(
@@ -775,7 +780,7 @@ impl AsOfCtx {
         }
         if self.successors.iter().any(|n| n == &c.regulation) {
             s.add(
-                "supersededPenalty",
+                names::SUPERSEDED_PENALTY,
                 p.superseded_penalty,
                 -p.superseded_penalty,
                 format!("Nachfolgefassung; Frage nach altem Recht ({})", self.label),
@@ -784,7 +789,7 @@ impl AsOfCtx {
             if c.valid_from.is_some() && !d.overlaps(c.valid_from.as_deref(), c.valid_to.as_deref())
             {
                 s.add(
-                    "supersededPenalty",
+                    names::SUPERSEDED_PENALTY,
                     p.superseded_penalty,
                     -p.superseded_penalty,
                     format!(
@@ -838,7 +843,7 @@ fn lift_above_binding(v: &mut [Scored<'_>], p: &RankParams) {
         if s.score < target {
             let lift = target - s.score;
             s.add(
-                "intentLiftGain",
+                names::INTENT_LIFT_GAIN,
                 p.intent_lift_gain,
                 lift,
                 format!(
