@@ -270,7 +270,7 @@ impl HeadingTable {
                 if found.len() > before {
                     if let Some(k) = first_norms {
                         found[before..].sort_by_key(|m| {
-                            let n = crate::rank::norm_number(m.norm.as_str());
+                            let n = crate::text::norm_number(m.norm.as_str());
                             (n.unwrap_or(u32::MAX), m.norm.0.clone())
                         });
                         found.truncate(before + k.min(found.len() - before));

@@ -366,16 +366,6 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
     }
 }
 
-/// Number of a `§ 57` / `Art. 14` label (leading digits after the prefix).
-pub(crate) fn norm_number(norm: &str) -> Option<u32> {
-    let digits: String = norm
-        .trim_start_matches(|c: char| !c.is_ascii_digit())
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
 fn juris_list(q: &QueryAnalysis) -> String {
     q.jurisdictions
         .iter()
@@ -1039,13 +1029,5 @@ mod tests {
         }
         assert_eq!("Dense-Only".parse::<Stage>().unwrap(), Stage::DenseOnly);
         assert!("bm25".parse::<Stage>().unwrap_err().contains("bm25"));
-    }
-
-    #[test]
-    fn norm_numbers() {
-        assert_eq!(norm_number("§ 57"), Some(57));
-        assert_eq!(norm_number("§ 45a"), Some(45));
-        assert_eq!(norm_number("Art. 14"), Some(14));
-        assert_eq!(norm_number("Anhang I"), None);
     }
 }

@@ -164,6 +164,16 @@ pub(crate) fn first_match<'p>(
     })
 }
 
+/// Number of a `§ 57` / `Art. 14` label (leading digits after the prefix).
+pub(crate) fn norm_number(norm: &str) -> Option<u32> {
+    let digits: String = norm
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +232,13 @@ mod tests {
     fn norm_keys_ignore_spacing_and_case() {
         assert_eq!(norm_key("Art. 37 DSGVO"), norm_key("art.37  dsgvo"));
         assert_ne!(norm_key("§ 38 BDSG"), norm_key("§ 38 BDSG 1990"));
+    }
+
+    #[test]
+    fn norm_numbers() {
+        assert_eq!(norm_number("§ 57"), Some(57));
+        assert_eq!(norm_number("§ 45a"), Some(45));
+        assert_eq!(norm_number("Art. 14"), Some(14));
+        assert_eq!(norm_number("Anhang I"), None);
     }
 }

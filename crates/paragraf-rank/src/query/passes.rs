@@ -1,0 +1,640 @@
+//! The passes of [`super::analyze_query_with`], in the order they run: each
+//! reads the question's tokens and the lexicon and adds its features (with
+//! the signal that fired them) to the [`QueryAnalysis`].
+
+use super::date::parse_as_of_date;
+use super::{ActiveScopeRule, AsOf, QueryAnalysis, DEFAULT_JURISDICTIONS};
+use crate::lexicon::{HeadingIntent, Lexicon, RegulationEntry, ScopeWhen};
+use crate::text::{first_match, norm_key, tokens_with_variants, Pattern};
+use paragraf_types::{Jurisdiction, Lang, NormRef};
+use std::collections::BTreeSet;
+
+/// What the passes share: the question, its tokens, the lexicon, and what
+/// one pass leaves for a later one.
+pub(super) struct Passes<'a> {
+    query: &'a str,
+    toks: Vec<String>,
+    lex: &'a Lexicon,
+    hand_topics: bool,
+    /// Jurisdictions named by a law's name, a reference or a country.
+    named_juris: Vec<Jurisdiction>,
+    /// Keys of the norms already in `topic_norms` (each once).
+    norm_keys: BTreeSet<String>,
+    /// A quoted law name after a definition frame (the purpose intent reads it).
+    quoted_law: Option<String>,
+}
+
+impl<'a> Passes<'a> {
+    pub(super) fn new(query: &'a str, lex: &'a Lexicon, hand_topics: bool) -> Self {
+        Passes {
+            query,
+            toks: tokens_with_variants(query),
+            lex,
+            hand_topics,
+            named_juris: Vec::new(),
+            norm_keys: BTreeSet::new(),
+            quoted_law: None,
+        }
+    }
+
+    /// Adds `n` to the question's topic norms unless it is there already.
+    fn push_topic_norm(&mut self, q: &mut QueryAnalysis, n: NormRef) {
+        if self.norm_keys.insert(norm_key(n.as_str())) {
+            q.topic_norms.push(n);
+        }
+    }
+
+    /// Language: marker words; umlauts/ß count for German.
+    pub(super) fn language(&self, q: &mut QueryAnalysis) {
+        let (lex, toks) = (self.lex, &self.toks);
+        let de = lex.lang_de.iter().filter(|p| p.matches(toks)).count()
+            + usize::from(self.query.chars().any(|c| "äöüÄÖÜß".contains(c))) * 2;
+        let en = lex.lang_en.iter().filter(|p| p.matches(toks)).count();
+        q.lang = if en > de { Lang::En } else { Lang::De };
+        q.push(
+            "language",
+            "marker_words",
+            format!("{} (de {de}, en {en})", q.lang),
+        );
+    }
+
+    /// Regulations named in the question, and those of explicit references.
+    pub(super) fn regulations(&mut self, q: &mut QueryAnalysis, explicit_refs: &[NormRef]) {
+        let (lex, toks) = (self.lex, &self.toks);
+        let named: Vec<(&RegulationEntry, &Pattern, String)> = lex
+            .regulations
+            .iter()
+            .filter_map(|r| first_match(&r.aliases, toks).map(|(p, words)| (r, p, words)))
+            .collect();
+        for (r, p, words) in &named {
+            // a name inside a longer name of another law is that law's („gdpr“
+            // in „UK GDPR“): it names its own law only where it also stands alone
+            if named
+                .iter()
+                .any(|(o, _, longer)| o.name != r.name && inside_only(toks, words, longer))
+            {
+                continue;
+            }
+            q.regulations.push(r.name.clone());
+            q.push("regulation", &p.source, format!("{} ({words})", r.name));
+            if r.jurisdiction != Jurisdiction::Int {
+                push_unique(&mut self.named_juris, r.jurisdiction);
+            }
+        }
+        for nr in explicit_refs {
+            if !q.explicit_refs.contains(nr) {
+                q.explicit_refs.push(nr.clone());
+                q.push("explicit_ref", "citation_parser", nr.as_str());
+            }
+            if let Some(r) = lex.regulation_of_norm(nr) {
+                if push_unique(&mut q.regulations, r.name.clone()) {
+                    q.push("regulation", "explicit_ref", format!("{} ({nr})", r.name));
+                }
+                if r.jurisdiction != Jurisdiction::Int {
+                    push_unique(&mut self.named_juris, r.jurisdiction);
+                }
+            }
+        }
+    }
+
+    /// Domains: lexicon signals, then the domains of named regulations.
+    pub(super) fn domains(&self, q: &mut QueryAnalysis) {
+        let lex = self.lex;
+        for d in &lex.domains {
+            let kept: Vec<String>;
+            let toks: &[String] = if d.except.is_empty() {
+                &self.toks
+            } else {
+                kept = self
+                    .toks
+                    .iter()
+                    .map(|t| {
+                        let one = std::slice::from_ref(t);
+                        if d.except.iter().any(|e| e.matches(one)) {
+                            String::new() // matches no pattern token
+                        } else {
+                            t.clone()
+                        }
+                    })
+                    .collect();
+                &kept
+            };
+            if let Some((p, words)) = first_match(&d.signals, toks) {
+                if push_unique(&mut q.domains, d.domain) {
+                    q.push("domain", &p.source, format!("{} ({words})", d.domain));
+                }
+            } else if let Some(src) = together_match(&d.together, toks) {
+                if push_unique(&mut q.domains, d.domain) {
+                    q.push("domain", &src, d.domain.as_str());
+                }
+            }
+        }
+        for name in q.regulations.clone() {
+            if let Some(r) = lex.regulation(&name) {
+                for d in &r.domains {
+                    if push_unique(&mut q.domains, *d) {
+                        q.push("domain", &format!("regulation:{name}"), d.as_str());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Jurisdictions: named countries and named regulations; default DE/EU.
+    pub(super) fn jurisdictions(&mut self, q: &mut QueryAnalysis) {
+        for j in &self.lex.jurisdictions {
+            if let Some((p, words)) = first_match(&j.signals, &self.toks) {
+                push_unique(&mut self.named_juris, j.code);
+                q.push("jurisdiction", &p.source, format!("{} ({words})", j.code));
+            }
+        }
+        let mut named_juris = std::mem::take(&mut self.named_juris);
+        if named_juris.is_empty() {
+            q.jurisdictions = DEFAULT_JURISDICTIONS.to_vec();
+            q.push("jurisdiction", "default", "DE, EU");
+        } else {
+            q.jurisdiction_named = true;
+            // DE and EU are one home: naming either (DSGVO, BDSG) keeps both.
+            if named_juris.iter().any(|j| j.is_home()) {
+                push_unique(&mut named_juris, Jurisdiction::De);
+                push_unique(&mut named_juris, Jurisdiction::Eu);
+            }
+            named_juris.sort();
+            q.jurisdictions = named_juris;
+        }
+    }
+
+    /// Control, guidance, law-enforcement and third-country intents.
+    pub(super) fn intents(&self, q: &mut QueryAnalysis) {
+        let (lex, toks) = (self.lex, &self.toks);
+        if let Some((p, words)) = first_match(&lex.control_intent, toks) {
+            q.control_intent = true;
+            q.push("control_intent", &p.source, words);
+        }
+        // an authority the question reports to („beim BSI melden“) is no
+        // source of guidance: its name does not count as a guidance signal
+        let addressed: Vec<&str> = lex
+            .guidance_addressed
+            .iter()
+            .filter(|(p, _)| p.matches(toks))
+            .map(|(_, s)| s.as_str())
+            .collect();
+        let guidance = lex
+            .guidance_intent
+            .iter()
+            .filter(|p| !addressed.contains(&p.source.as_str()))
+            .find_map(|p| first_match(std::slice::from_ref(p), toks));
+        if let Some((p, words)) = guidance {
+            q.guidance_intent = true;
+            q.push("guidance_intent", &p.source, words);
+        }
+        if let Some((p, words)) = first_match(&lex.law_enforcement, toks) {
+            q.law_enforcement = true;
+            q.push("law_enforcement", &p.source, words);
+        }
+        if let Some((p, words)) = first_match(&lex.third_country, toks) {
+            q.third_country = true;
+            q.push("third_country", &p.source, words);
+        }
+    }
+
+    /// Historical question and as-of date or version.
+    pub(super) fn as_of(&self, q: &mut QueryAnalysis) {
+        let (lex, toks) = (self.lex, &self.toks);
+        if let Some((p, words)) = first_match(&lex.historical, toks) {
+            q.historical = true;
+            q.push("historical", &p.source, words);
+        }
+        let version = q
+            .regulations
+            .iter()
+            .find(|n| lex.regulation(n).is_some_and(|r| r.historical))
+            .cloned();
+        let date = parse_as_of_date(toks);
+        if let Some((range, words)) = &date {
+            q.push(
+                "as_of",
+                "date",
+                format!("[{}, {}) ({words})", range.from, range.until),
+            );
+        }
+        if let Some(v) = &version {
+            q.push("as_of", "historical_version", v.clone());
+        }
+        if date.is_some() || version.is_some() {
+            q.historical = true;
+            q.as_of = Some(AsOf {
+                date: date.map(|d| d.0),
+                version,
+            });
+        }
+    }
+
+    /// The lexicon's hand topics (none when hand topics are off): their
+    /// canonical norms, and the domains of those norms.
+    pub(super) fn topics(&mut self, q: &mut QueryAnalysis) {
+        let lex = self.lex;
+        let toks = &self.toks;
+        let topics = if self.hand_topics {
+            lex.topics.as_slice()
+        } else {
+            &[]
+        };
+        let mut fired: Vec<(usize, String)> = Vec::new();
+        for (ti, t) in topics.iter().enumerate() {
+            let Some((p, words)) = first_match(&t.signals, toks) else {
+                continue;
+            };
+            if !t.require.is_empty() && first_match(&t.require, toks).is_none() {
+                continue;
+            }
+            if first_match(&t.unless, toks).is_some() {
+                continue;
+            }
+            if let Some(d) = t.when_domain {
+                if !q.domains.contains(&d) {
+                    continue;
+                }
+            }
+            match t.scope {
+                Some(ScopeWhen::General) if q.law_enforcement => continue,
+                Some(ScopeWhen::LawEnforcement) if !q.law_enforcement => continue,
+                _ => {}
+            }
+            fired.push((ti, format!("{} ({words})", p.source)));
+        }
+        let suppressed: BTreeSet<&str> = fired
+            .iter()
+            .flat_map(|(ti, _)| lex.topics[*ti].suppresses.iter().map(String::as_str))
+            .collect();
+        for (ti, sig) in fired {
+            let t = &lex.topics[ti];
+            if suppressed.contains(t.id.as_str()) {
+                continue;
+            }
+            q.topics.push(t.id.clone());
+            for n in &t.norms {
+                self.push_topic_norm(q, n.clone());
+            }
+            let list: Vec<&str> = t.norms.iter().map(NormRef::as_str).collect();
+            q.push("topic", &sig, format!("{} → {}", t.id, list.join(", ")));
+            // a fired topic names the field the question is about: the domains
+            // of its canonical norms join the question's (a bank's automated
+            // credit refusal is a data-protection question too, so Art. 22 DSGVO
+            // is not off-domain beside the GwG)
+            for &d in &t.domains {
+                if push_unique(&mut q.domains, d) {
+                    q.push("domain", &format!("topic:{}", t.id), d.as_str());
+                }
+            }
+        }
+    }
+
+    /// Categories a law defines, named by an instance: the law's words for
+    /// the category are searched too (with hand topics off as well: they are
+    /// the law's own words); with hand topics its norms get topicGain.
+    pub(super) fn categories(&mut self, q: &mut QueryAnalysis) {
+        let lex = self.lex;
+        for c in &lex.categories {
+            let Some((p, words)) = first_match(&c.instances, &self.toks) else {
+                continue;
+            };
+            if first_match(&c.unless, &self.toks).is_some() {
+                continue;
+            }
+            q.categories.push(c.id.clone());
+            for t in &c.terms {
+                if !q.category_terms.contains(t) {
+                    q.category_terms.push(t.clone());
+                }
+            }
+            let terms: Vec<&str> = c.terms.iter().map(|(_, t)| t.as_str()).collect();
+            q.push(
+                "category",
+                &format!("{} ({})", c.id, c.defined_in),
+                format!("{} ({words}) → {}", p.source, terms.join(", ")),
+            );
+            if self.hand_topics {
+                for n in &c.norms {
+                    self.push_topic_norm(q, n.clone());
+                }
+            }
+            // the law that defines the category names the question's field:
+            // a colleague's state of health is a data-protection question too
+            if let Some(r) = lex.regulation_of_norm(&c.defined_in) {
+                for &d in &r.domains {
+                    if push_unique(&mut q.domains, d) {
+                        q.push("domain", &format!("category:{}", c.id), d.as_str());
+                    }
+                }
+            }
+        }
+    }
+
+    /// A question about a jurisdiction whose law keeps another law's
+    /// numbering (the UK GDPR the GDPR's) or has a concordance with it (the
+    /// revDSG): the topics' norms of that law have twins there.
+    pub(super) fn twin_norms(&mut self, q: &mut QueryAnalysis) {
+        if !q.jurisdiction_named || q.jurisdictions.iter().any(|j| j.is_home()) {
+            return;
+        }
+        let juris = q.jurisdictions.clone();
+        let lex = self.lex;
+        for r in lex
+            .regulations
+            .iter()
+            .filter(|r| juris.contains(&r.jurisdiction))
+        {
+            // the other law, and per label of it this law's labels
+            let (like, pairs): (&String, Option<&[(String, String)]>) =
+                match (&r.numbered_like, &r.concordance) {
+                    (Some(like), _) => (like, None),
+                    (None, Some((like, pairs))) => (like, Some(pairs)),
+                    (None, None) => continue,
+                };
+            let mut twins: Vec<NormRef> = Vec::new();
+            for label in q
+                .topic_norms
+                .iter()
+                .filter(|n| n.is_of(like))
+                .filter_map(|n| n.0.strip_suffix(like.as_str()))
+                .map(str::trim_end)
+            {
+                match pairs {
+                    None => twins.push(NormRef::new(label, &r.name)),
+                    Some(pairs) => twins.extend(
+                        pairs
+                            .iter()
+                            .filter(|(a, _)| a == label)
+                            .map(|(_, b)| NormRef::new(b, &r.name)),
+                    ),
+                }
+            }
+            let list: Vec<&str> = twins.iter().map(NormRef::as_str).collect();
+            if !twins.is_empty() {
+                q.push(
+                    "twin_norms",
+                    &r.name,
+                    format!("{like} → {}", list.join(", ")),
+                );
+            }
+            for n in twins {
+                self.push_topic_norm(q, n);
+            }
+        }
+    }
+
+    /// Definition intent → the definitions norms of the named regulations
+    /// (else of the question's domains). A quoted term after a definition
+    /// frame is one too; a quoted law name there is left for the purpose
+    /// intent.
+    pub(super) fn definition_intent(&mut self, q: &mut QueryAnalysis) {
+        let lex = self.lex;
+        let quoted = quoted_term(self.query, lex);
+        self.quoted_law = quoted
+            .as_ref()
+            .filter(|(_, _, law)| *law)
+            .map(|(frame, term, _)| format!("{frame} „{term}“"));
+        let definition = first_match(&lex.definition_intent, &self.toks)
+            .map(|(p, words)| (p.source.clone(), words))
+            .or_else(|| {
+                quoted.filter(|(_, _, law)| !law).map(|(frame, term, _)| {
+                    ("quoted_frames".to_string(), format!("{frame} „{term}“"))
+                })
+            });
+        let Some((source, words)) = definition else {
+            return;
+        };
+        q.definition_intent = true;
+        let mut defs: Vec<NormRef> = q
+            .regulations
+            .iter()
+            .filter_map(|n| lex.regulation(n))
+            .filter_map(|r| r.definitions.as_ref().map(|d| NormRef::new(d, &r.name)))
+            .collect();
+        if defs.is_empty() {
+            defs = lex
+                .domains
+                .iter()
+                .filter(|d| q.domains.contains(&d.domain))
+                .flat_map(|d| d.definitions.iter().cloned())
+                .collect();
+        }
+        let list: Vec<&str> = defs.iter().map(NormRef::as_str).collect();
+        q.push(
+            "definition_intent",
+            &source,
+            format!("{words} → {}", list.join(", ")),
+        );
+        for n in defs {
+            self.push_topic_norm(q, n);
+        }
+    }
+
+    /// The intents read from the laws' headings: application (when the
+    /// named law starts to apply), scope (whom or what it covers), purpose
+    /// (what it is about) — never with definition intent: „gilt als“ asks
+    /// what a word means.
+    pub(super) fn heading_intents(&mut self, q: &mut QueryAnalysis) {
+        if q.definition_intent {
+            return;
+        }
+        let (lex, toks) = (self.lex, &self.toks);
+        if let Some((source, words)) = heading_intent(&lex.application_intent, toks) {
+            q.application_intent = true;
+            q.push("application_intent", &source, words);
+            // „Bis wann muss die Richtlinie umgesetzt werden?“ asks for a
+            // date, not for measures
+            if q.control_intent {
+                q.control_intent = false;
+                q.push("control_intent_set_aside", "application_intent", source);
+            }
+        }
+        if let Some((source, words)) = heading_intent(&lex.scope_intent, toks) {
+            q.scope_intent = true;
+            q.push("scope_intent", &source, words);
+        }
+        // a quoted law's name after a definition frame asks the same
+        let purpose = heading_intent(&lex.purpose_intent, toks).or_else(|| {
+            self.quoted_law
+                .take()
+                .map(|words| ("quoted_frames".to_string(), words))
+        });
+        if let Some((source, words)) = purpose {
+            q.purpose_intent = true;
+            q.push("purpose_intent", &source, words);
+        }
+    }
+
+    /// Exception intent (when a rule does not apply) and consequence intent
+    /// (what follows from breaking the law; a question what a fine means is
+    /// one too: „Was ist ein Bußgeld nach DSGVO?“ asks for the fines norm).
+    pub(super) fn exception_and_consequence(&self, q: &mut QueryAnalysis) {
+        let (lex, toks) = (self.lex, &self.toks);
+        if let Some((p, words)) = first_match(&lex.exception_intent, toks) {
+            q.exception_intent = true;
+            q.push("exception_intent", &p.source, words);
+        }
+        let kinds: Vec<(&str, String)> = lex
+            .consequence_kinds
+            .iter()
+            .filter_map(|k| first_match(&k.signals, toks).map(|(_, w)| (k.id.as_str(), w)))
+            .collect();
+        let consequence = heading_intent(&lex.consequence_intent, toks).or_else(|| {
+            let unless = lex
+                .consequence_intent
+                .unless
+                .iter()
+                .any(|p| p.matches(toks));
+            kinds
+                .first()
+                .filter(|_| !unless)
+                .map(|(id, w)| (format!("consequence_kind:{id}"), w.clone()))
+        });
+        if let Some((source, words)) = consequence {
+            q.consequence_intent = true;
+            q.consequence_kinds = kinds.iter().map(|(id, _)| id.to_string()).collect();
+            q.push("consequence_intent", &source, words);
+            // „Welche Strafen drohen bei fehlenden Maßnahmen?“ asks for the
+            // sanction, not for measures
+            if q.control_intent {
+                q.control_intent = false;
+                q.push("control_intent_set_aside", "consequence_intent", source);
+            }
+        }
+    }
+
+    /// Answer types: the kind of fact the question asks for (a question
+    /// feature like an intent, not a hand topic: it names no norm).
+    pub(super) fn answer_types(&self, q: &mut QueryAnalysis) {
+        for (kind, pats) in &self.lex.answer_types {
+            if let Some((p, words)) = first_match(pats, &self.toks) {
+                q.answer_types.push(*kind);
+                q.push(
+                    "answer_type",
+                    &p.source,
+                    format!("{} ({words})", kind.as_str()),
+                );
+            }
+        }
+    }
+
+    /// The scope rules active for this question.
+    pub(super) fn scope_rules(&self, q: &mut QueryAnalysis) {
+        for s in &self.lex.scope_rules {
+            let active = match s.penalise_when {
+                ScopeWhen::General => !q.law_enforcement,
+                ScopeWhen::LawEnforcement => q.law_enforcement,
+            };
+            if active {
+                q.scope_rules.push(ActiveScopeRule {
+                    regulation: s.regulation.clone(),
+                    range: s.range,
+                    reason: s.reason.clone(),
+                });
+            }
+            // the other side of a rule for general questions: a law-enforcement
+            // question is about the norms such a rule keeps away from the others
+            if let (ScopeWhen::General, true, Some(text)) =
+                (s.penalise_when, q.law_enforcement, &s.in_scope)
+            {
+                q.scope_matches.push(ActiveScopeRule {
+                    regulation: s.regulation.clone(),
+                    range: s.range,
+                    reason: text.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// Whether a heading intent fires: one of its signals, or a `together` group
+/// whole, and none of its `unless` patterns (the signal's source and words).
+fn heading_intent(intent: &HeadingIntent, toks: &[String]) -> Option<(String, String)> {
+    if intent.unless.iter().any(|p| p.matches(toks)) {
+        return None;
+    }
+    first_match(&intent.signals, toks)
+        .map(|(p, words)| (p.source.clone(), words))
+        .or_else(|| {
+            together_match(&intent.together, toks).map(|src| (src.clone(), src.replace(" + ", " ")))
+        })
+}
+
+/// The first `together` group whose patterns all match, as `a + b` (the
+/// signal recorded for it).
+fn together_match(groups: &[Vec<Pattern>], toks: &[String]) -> Option<String> {
+    groups
+        .iter()
+        .find(|g| !g.is_empty() && g.iter().all(|p| p.matches(toks)))
+        .map(|g| {
+            let src: Vec<&str> = g.iter().map(|p| p.source.as_str()).collect();
+            src.join(" + ")
+        })
+}
+
+fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) -> bool {
+    if v.contains(&x) {
+        false
+    } else {
+        v.push(x);
+        true
+    }
+}
+
+/// Whether every occurrence of the words `short` in `toks` lies inside an
+/// occurrence of the longer words `long` (both as matched, space-separated).
+fn inside_only(toks: &[String], short: &str, long: &str) -> bool {
+    if long.split(' ').count() <= short.split(' ').count() {
+        return false;
+    }
+    let text = format!(" {} ", toks.join(" "));
+    let count = |w: &str| text.matches(&format!(" {w} ")).count();
+    let inner = format!(" {long} ").matches(&format!(" {short} ")).count();
+    inner > 0 && count(short) <= count(long) * inner
+}
+
+/// Opening and closing quotation marks of German, English, French/Swiss
+/// typography and ASCII.
+const OPENING_QUOTES: &[char] = &['„', '“', '"', '«', '»', '‘', '‚', '‹', '›'];
+const CLOSING_QUOTES: &[char] = &['“', '”', '"', '»', '«', '’', '‘', '‹', '›'];
+/// The longest quoted term read as a term of art (words).
+const QUOTED_TERM_MAX_WORDS: usize = 6;
+
+/// A question that asks what a quoted term means: the words before the
+/// first quotation mark are a definition frame of the lexicon
+/// (`quoted_frames`: „Was ist“, „Wer ist“, "What is"), optionally followed by
+/// fillers (articles, „mit dem“), and the quote holds a term of at most
+/// `QUOTED_TERM_MAX_WORDS` words („Was ist eine „wesentliche
+/// Einrichtung“?“, "What is a ‘connected product’?", „Was ist mit dem
+/// «Bearbeitungsverzeichnis» gemeint?“). Quotation marks are how people
+/// name a term of art; a quote elsewhere in a question („Was ist bei einer
+/// „Datenpanne“ zu tun?“) is no such frame. Returns the frame, the term and
+/// whether the term names a law (then the question asks what the law is
+/// about: "What is “Law Enforcement Directive”?").
+fn quoted_term(query: &str, lex: &Lexicon) -> Option<(String, String, bool)> {
+    let open = query.find(OPENING_QUOTES)?;
+    let rest = &query[open..];
+    let first = rest.chars().next()?;
+    let inner = &rest[first.len_utf8()..];
+    let close = inner.find(CLOSING_QUOTES)?;
+    let term = inner[..close].trim();
+    let words = term.split_whitespace().count();
+    if words == 0 || words > QUOTED_TERM_MAX_WORDS {
+        return None;
+    }
+    let mut before = crate::text::tokens(&query[..open], false);
+    while before
+        .last()
+        .is_some_and(|w| lex.quoted_fillers.contains(w))
+    {
+        before.pop();
+    }
+    let frame = lex.quoted_frames.iter().find(|f| **f == before)?;
+    let term_toks = tokens_with_variants(term);
+    let names_law = lex
+        .regulations
+        .iter()
+        .any(|r| first_match(&r.aliases, &term_toks).is_some());
+    Some((frame.join(" "), term.to_string(), names_law))
+}
