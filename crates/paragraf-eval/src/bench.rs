@@ -4,6 +4,7 @@
 //! machine description is [`crate::machine`].
 
 use crate::error::EvalError;
+use crate::format::{fmt_num, md_escape};
 use crate::stats::{rel_diff, within_noise, Stat};
 use serde::{Deserialize, Serialize};
 
@@ -112,21 +113,6 @@ fn cell(s: Option<&Stat>) -> String {
     s.map_or_else(|| "–".to_string(), |s| fmt_num(s.median))
 }
 
-/// A number with precision fitting its size (3 significant figures, at
-/// least integer precision).
-pub fn fmt_num(x: f64) -> String {
-    let a = x.abs();
-    if !x.is_finite() {
-        "–".to_string()
-    } else if a >= 100.0 {
-        format!("{x:.0}")
-    } else if a >= 10.0 {
-        format!("{x:.1}")
-    } else {
-        format!("{x:.2}")
-    }
-}
-
 impl BenchTable {
     /// An empty table for this machine, timestamped now.
     pub fn new(machine: Machine, warmup: usize, repetitions: usize) -> BenchTable {
@@ -143,17 +129,17 @@ impl BenchTable {
 
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        crate::report::pretty_json(self)
+        crate::format::pretty_json(self)
     }
 
     /// Parse a saved table; `source` names it in errors.
     pub fn from_json(text: &str, source: &str) -> Result<BenchTable, EvalError> {
-        crate::report::parse_json(text, source)
+        crate::format::parse_json(text, source)
     }
 
     /// Read a saved table.
     pub fn load(path: &Path) -> Result<BenchTable, EvalError> {
-        crate::report::load_json(path)
+        crate::format::load_json(path)
     }
 
     /// Write `<stem>.json` and `<stem>.md` into `dir` (created when
@@ -384,11 +370,6 @@ impl BenchComparison {
         }
         s
     }
-}
-
-/// Escape `|` and newlines for a Markdown table cell.
-pub fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Two evaluation runs side by side: metric deltas per stage and the
 //! questions whose primary hit or checks flipped.
 
-use crate::bench::md_escape;
+use crate::format::md_escape;
 use crate::run::{Aggregate, EvalReport, QueryResult, StageReport};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -187,7 +187,7 @@ fn rank(r: Option<usize>) -> String {
 impl Comparison {
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        crate::report::pretty_json(self)
+        crate::format::pretty_json(self)
     }
 
     /// Total questions that flipped hit → miss over all stages.

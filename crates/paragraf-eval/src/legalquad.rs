@@ -5,8 +5,8 @@
 //! `document_id`s of its answers. Questions marked `is_impossible` are
 //! skipped. Metric: nDCG@10 with binary relevance (as MTEB reports it).
 
-use crate::bench::md_escape;
 use crate::error::EvalError;
+use crate::format::md_escape;
 use crate::machine::Machine;
 use crate::metrics::{dedupe_ids, first_relevant_rank, ndcg_at_k};
 use paragraf_types::time::utc_now;
@@ -396,7 +396,7 @@ impl LegalQuadReport {
 
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        crate::report::pretty_json(self)
+        crate::format::pretty_json(self)
     }
 
     /// Markdown: our methods next to the published figures.

@@ -45,6 +45,7 @@ pub mod bench;
 pub mod checks;
 pub mod compare;
 pub mod error;
+pub mod format;
 pub mod golden;
 pub mod legalquad;
 pub mod machine;

@@ -1,34 +1,11 @@
 //! Rendering of an [`EvalReport`]: JSON (round-trips), Markdown, a
 //! hand-written SVG chart and a plain-text terminal table.
 
-use crate::bench::md_escape;
 use crate::error::EvalError;
+use crate::format::{load_json, md_escape, parse_json, pretty_json};
 use crate::run::{EvalReport, Rate, StageReport};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// Pretty JSON of a report or table (a serialisation error, which these
-/// plain data types cannot have, becomes an `{"error": …}` object).
-pub(crate) fn pretty_json<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
-}
-
-/// Parse a saved report or table; `source` names it in errors.
-pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
-    text: &str,
-    source: &str,
-) -> Result<T, EvalError> {
-    serde_json::from_str(text).map_err(|e| EvalError::ReportJson {
-        path: source.to_string(),
-        source: e,
-    })
-}
-
-/// Read and parse a saved report or table.
-pub(crate) fn load_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, EvalError> {
-    let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
-    parse_json(&text, &path.display().to_string())
-}
 
 /// `0.825` → `0.825`; `None` → `–`.
 fn f3(x: Option<f64>) -> String {
@@ -43,7 +20,7 @@ fn rate(r: &Rate) -> String {
 }
 
 fn ms(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), crate::bench::fmt_num)
+    x.map_or_else(|| "–".to_string(), crate::format::fmt_num)
 }
 
 /// Escape text for SVG/XML.
@@ -301,7 +278,7 @@ impl EvalReport {
             let pipe: Vec<String> = l
                 .timings_p50_ms
                 .iter()
-                .map(|(k, v)| format!("{k} {}", crate::bench::fmt_num(*v)))
+                .map(|(k, v)| format!("{k} {}", crate::format::fmt_num(*v)))
                 .collect();
             let _ = writeln!(
                 s,
@@ -627,6 +604,6 @@ mod tests {
     #[test]
     fn xml_and_markdown_escaping() {
         assert_eq!(super::xml("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
-        assert_eq!(crate::bench::md_escape("a|b\nc"), "a\\|b c");
+        assert_eq!(crate::format::md_escape("a|b\nc"), "a\\|b c");
     }
 }
