@@ -12,11 +12,9 @@
 //! norms) → fusion + authority rerank + control diversity + supersede (rank) →
 //! assessment → (ask only) grounded prompt → generation → citation gate.
 
-pub mod bench;
 pub mod build;
 pub mod evidence;
 pub mod gate;
-pub mod gpu_check;
 pub mod lawwords;
 pub mod models;
 pub mod params;

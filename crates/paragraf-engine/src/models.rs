@@ -12,7 +12,7 @@ use paragraf_models::{
 /// The device `choice` resolves to on this machine; a fallback (a GPU asked
 /// for and not there) is logged as a warning. Every engine entry opens its
 /// device here.
-pub(crate) fn open_device(choice: DeviceChoice) -> candle_core::Device {
+pub fn open_device(choice: DeviceChoice) -> candle_core::Device {
     let (dev, warn) = select_device(choice);
     if let Some(w) = warn {
         tracing::warn!("{w}");

@@ -7,8 +7,8 @@
 use super::{device, registry, resolve_opts, SearchFlags};
 use crate::cli::{BenchArgs, Global};
 use anyhow::{Context, Result};
-use paragraf_engine::bench::{bench_models, bench_search, ModelBenchOptions};
 use paragraf_eval::Machine;
+use paragraf_measure::bench::{bench_models, bench_search, ModelBenchOptions};
 
 pub fn run(g: &Global, a: BenchArgs) -> Result<()> {
     if let Some(pair) = &a.compare {
@@ -41,14 +41,14 @@ fn peer(g: &Global, a: &BenchArgs) -> Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let report = if a.what.as_deref() == Some("encode") {
-        let inputs: paragraf_engine::bench::PeerEncodeInputs = serde_json::from_str(&text)
+        let inputs: paragraf_measure::bench::PeerEncodeInputs = serde_json::from_str(&text)
             .with_context(|| format!("{}: not encode inputs", path.display()))?;
         let model = match a.models.as_slice() {
             [m] => m.clone(),
             _ => anyhow::bail!("`bench encode` needs exactly one embedder in --models"),
         };
         let reg = registry(g)?;
-        let run = paragraf_engine::bench::bench_encode_peer(
+        let run = paragraf_measure::bench::bench_encode_peer(
             &reg,
             &resolve_opts(g),
             device(g)?,
@@ -57,9 +57,9 @@ fn peer(g: &Global, a: &BenchArgs) -> Result<()> {
         )?;
         serde_json::to_value(run)?
     } else {
-        let inputs: paragraf_engine::bench::PeerDecodeInputs = serde_json::from_str(&text)
+        let inputs: paragraf_measure::bench::PeerDecodeInputs = serde_json::from_str(&text)
             .with_context(|| format!("{}: not decode inputs", path.display()))?;
-        serde_json::to_value(paragraf_engine::bench::bench_decode_peer(
+        serde_json::to_value(paragraf_measure::bench::bench_decode_peer(
             device(g)?,
             &inputs,
         )?)?

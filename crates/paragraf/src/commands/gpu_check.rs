@@ -1,11 +1,11 @@
 //! `paragraf gpu-check`: the GPU kit's parts (see
-//! `paragraf_engine::gpu_check`); `scripts/gpu-kit.sh run` calls one part
+//! `paragraf_measure::gpu_check`); `scripts/gpu-kit.sh run` calls one part
 //! per process, each under its own time box.
 
 use super::device;
 use crate::cli::{Global, GpuCheckArgs};
 use anyhow::{Context, Result};
-use paragraf_engine::gpu_check::{run_part, GpuCheckOptions, PARTS};
+use paragraf_measure::gpu_check::{run_part, GpuCheckOptions, PARTS};
 
 pub fn run(g: &Global, a: GpuCheckArgs) -> Result<()> {
     let opts = GpuCheckOptions {

@@ -6,8 +6,8 @@
 //! over a question set (`paragraf bench search`). The generated text of a
 //! model run is counted, never returned.
 
-use crate::prompt::build_prompt;
-use crate::{AnswerProgress, AskOptions, Engine, EngineError, SearchOptions};
+use paragraf_engine::prompt::build_prompt;
+use paragraf_engine::{AnswerProgress, AskOptions, Engine, EngineError, SearchOptions};
 use paragraf_eval::bench::{repeat, BenchRow, BenchTable};
 use paragraf_eval::machine::{peak_rss_mib, Machine};
 use paragraf_eval::stats::Stat;
@@ -49,7 +49,7 @@ pub fn bench_models(
 ) -> Result<BenchTable, EngineError> {
     let reg = opts.registry;
     let ropts = opts.resolve;
-    let dev = crate::models::open_device(opts.device);
+    let dev = paragraf_engine::models::open_device(opts.device);
     let dev_name = if dev.is_cpu() {
         "cpu".to_string()
     } else {
@@ -313,7 +313,7 @@ pub fn bench_encode_peer(
     model: &str,
     inputs: &PeerEncodeInputs,
 ) -> Result<PeerEncodeRun, EngineError> {
-    let dev = crate::models::open_device(device);
+    let dev = paragraf_engine::models::open_device(device);
     let emb = load_embedder(reg, model, resolve, &dev)?;
     Ok(mb::peer_encode(emb.as_ref(), inputs)?)
 }
@@ -324,7 +324,7 @@ pub fn bench_decode_peer(
     device: DeviceChoice,
     inputs: &PeerDecodeInputs,
 ) -> Result<Vec<GreedyTiming>, EngineError> {
-    let dev = crate::models::open_device(device);
+    let dev = paragraf_engine::models::open_device(device);
     let mut gen = paragraf_models::load_generator_from_file(&inputs.gguf, None, None, &dev)?;
     Ok(mb::peer_decode(&mut gen, inputs)?)
 }

@@ -27,7 +27,7 @@
 //! `--tiny` swaps every shape for a small one so that the whole kit runs on
 //! a CPU in seconds (the CI test of the kit).
 
-use crate::{build_index, BuildOptions, Engine, EngineError, EngineOptions};
+use paragraf_engine::{build_index, BuildOptions, Engine, EngineError, EngineOptions};
 use paragraf_eval::stats::Stat;
 use paragraf_models::bench::{
     random_encoder_tensors, write_random_encoder_dir, write_random_qwen2_gguf, BatchRate,
