@@ -6,6 +6,7 @@ pub mod raw;
 pub mod assemble;
 pub mod chunking;
 pub mod error;
+pub mod lawnames;
 pub mod manifest;
 pub mod norm_order;
 pub mod parsers;
@@ -23,4 +24,5 @@ pub use pipeline::{
     ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
 };
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
-pub use refs::{extract_references, parse_norm_query, Extracted};
+pub use lawnames::LawNames;
+pub use refs::{extract_references, extract_references_with, parse_norm_query, Extracted};
