@@ -117,7 +117,11 @@ impl LawNames {
         }
         let mut forms = vec![title.to_string(), outer];
         for part in &inner {
-            forms.extend(part.split([',', ';']).flat_map(|p| p.split(" - ")).map(String::from));
+            forms.extend(
+                part.split([',', ';'])
+                    .flat_map(|p| p.split(" - "))
+                    .map(String::from),
+            );
         }
         for form in forms {
             let words: Vec<&str> = form.split_whitespace().collect();
@@ -166,7 +170,8 @@ impl LawNames {
             if spans.len() >= MAX_NAME_WORDS || w.is_empty() || w.contains('\n') {
                 break;
             }
-            let t = w.trim_end_matches([',', '.', ';', ':', ')', '(', '“', '"', '!', '?', ']', '[']);
+            let t =
+                w.trim_end_matches([',', '.', ';', ':', ')', '(', '“', '"', '!', '?', ']', '[']);
             if t.is_empty() {
                 break;
             }
@@ -238,7 +243,10 @@ mod tests {
         let n = names();
         let text = "Gesetzes gegen den unlauteren Wettbewerb verbietet das.";
         let (reg, len) = n.prefix(text).expect("a name");
-        assert_eq!((reg, &text[..len]), ("UWG", "Gesetzes gegen den unlauteren Wettbewerb"));
+        assert_eq!(
+            (reg, &text[..len]),
+            ("UWG", "Gesetzes gegen den unlauteren Wettbewerb")
+        );
         let (reg, len) = n.prefix("Strafgesetzbuchs [1].").expect("a name");
         assert_eq!((reg, len), ("StGB", "Strafgesetzbuchs".len()));
         assert!(n.prefix("gilt entsprechend").is_none());

@@ -17,6 +17,7 @@ pub mod scale;
 pub mod stats;
 
 pub use error::CorpusError;
+pub use lawnames::LawNames;
 pub use manifest::Manifest;
 pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use parsers::SourceFormat;
@@ -24,5 +25,4 @@ pub use pipeline::{
     ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
 };
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
-pub use lawnames::LawNames;
 pub use refs::{extract_references, extract_references_with, parse_norm_query, Extracted};

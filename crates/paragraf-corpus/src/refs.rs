@@ -939,7 +939,10 @@ mod tests {
         let e = extract_references_with(text, "DSGVO", &m(), &names);
         assert_eq!(
             e.resolved,
-            vec![NormRef("Art. 37 DSGVO".into()), NormRef("§ 202a StGB".into())]
+            vec![
+                NormRef("Art. 37 DSGVO".into()),
+                NormRef("§ 202a StGB".into())
+            ]
         );
         assert!(e.unresolved.is_empty(), "{e:?}");
         let e = extract_references_with(
@@ -953,7 +956,13 @@ mod tests {
             vec![NormRef("§ 3 UWG".into()), NormRef("§ 823 BGB".into())]
         );
         assert_eq!(
-            extract_references_with("Art. 5 der Datenschutz-Grundverordnung", "BDSG", &m(), &names).resolved,
+            extract_references_with(
+                "Art. 5 der Datenschutz-Grundverordnung",
+                "BDSG",
+                &m(),
+                &names
+            )
+            .resolved,
             vec![NormRef("Art. 5 DSGVO".into())]
         );
         // a law the names do not know stays unresolved

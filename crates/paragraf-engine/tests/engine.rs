@@ -356,7 +356,11 @@ fn gate_resolves_laws_written_in_words() {
             streamed.iter().all(|t| !t.contains(bad)),
             "{bad} was streamed: {streamed:?}"
         );
-        assert!(!a.text.contains(bad), "{bad} reached the answer: {}", a.text);
+        assert!(
+            !a.text.contains(bad),
+            "{bad} reached the answer: {}",
+            a.text
+        );
     }
     let why = |n: usize| -> String {
         a.removed_citations

@@ -54,10 +54,10 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
-use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 /// Every route the router serves, as (method, OpenAPI path). The OpenAPI test
@@ -239,10 +239,11 @@ fn build(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<(Rout
                 // a 503 (queue full, not ready) at WARN and rate-limited;
                 // the default logged every one at ERROR
                 .on_failure({
-                    let limiter = Arc::new(ratelog::RateLimiter::new(
-                        ratelog::UNAVAILABLE_LOG_INTERVAL,
-                    ));
-                    move |class: ServerErrorsFailureClass, latency: std::time::Duration, _: &tracing::Span| {
+                    let limiter =
+                        Arc::new(ratelog::RateLimiter::new(ratelog::UNAVAILABLE_LOG_INTERVAL));
+                    move |class: ServerErrorsFailureClass,
+                          latency: std::time::Duration,
+                          _: &tracing::Span| {
                         let status = match &class {
                             ServerErrorsFailureClass::StatusCode(s) => Some(s.as_u16()),
                             ServerErrorsFailureClass::Error(_) => None,

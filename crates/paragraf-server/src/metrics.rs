@@ -385,7 +385,6 @@ fn escape(v: &str) -> String {
         .replace('\n', "\\n")
 }
 
-
 /// The answer-model load counters in the Prometheus text format (appended
 /// to [`Metrics::render`] by `/metrics`).
 pub fn render_model_loads(m: &crate::backend::ModelLoads) -> String {

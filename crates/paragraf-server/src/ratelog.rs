@@ -56,7 +56,12 @@ impl RateLimiter {
 
 /// Log a 5xx the trace layer classified as a failure: 503 at WARN through
 /// `limiter`, every other server error at ERROR.
-pub(crate) fn log_failure(limiter: &RateLimiter, status: Option<u16>, what: &str, latency: Duration) {
+pub(crate) fn log_failure(
+    limiter: &RateLimiter,
+    status: Option<u16>,
+    what: &str,
+    latency: Duration,
+) {
     let ms = latency.as_secs_f64() * 1000.0;
     if status == Some(503) {
         if let Some(suppressed) = limiter.check() {

@@ -296,7 +296,11 @@ async fn undecodable_path_is_a_json_error() {
             r.headers
         );
         check_schema("ErrorBody", &r.json());
-        assert!(!r.text().contains("/work"), "no file-system path: {}", r.text());
+        assert!(
+            !r.text().contains("/work"),
+            "no file-system path: {}",
+            r.text()
+        );
     }
 }
 

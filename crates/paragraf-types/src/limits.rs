@@ -71,7 +71,14 @@ mod tests {
 
     #[test]
     fn control_only_questions_are_blank() {
-        for q in ["", "   ", "\u{0}", "\u{0}\u{0}\u{0}", " \t\u{1b}\n\u{7f} ", "\u{85}"] {
+        for q in [
+            "",
+            "   ",
+            "\u{0}",
+            "\u{0}\u{0}\u{0}",
+            " \t\u{1b}\n\u{7f} ",
+            "\u{85}",
+        ] {
             assert!(is_blank(q), "{q:?}");
             assert_eq!(check_query(q), Err(QueryError::Empty), "{q:?}");
         }

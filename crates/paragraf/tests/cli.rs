@@ -541,7 +541,14 @@ fn the_cli_has_the_servers_limits() {
     // the limits themselves are accepted
     let max = limits::MAX_TOP_K.to_string();
     let o = bin()
-        .args(["search", DPO, "--top-k", &max, "--index", "/nonexistent/idx"])
+        .args([
+            "search",
+            DPO,
+            "--top-k",
+            &max,
+            "--index",
+            "/nonexistent/idx",
+        ])
         .output()
         .unwrap();
     assert!(

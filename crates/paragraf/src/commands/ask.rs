@@ -45,8 +45,8 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
     };
     // the model loads with the engine: a name or file that is no answer
     // model is bad input (exit 2), not an abstention (exit 3)
-    let engine = open_engine(g, &a.flags, Some(model.clone()), false)
-        .map_err(|e| bad_model(&model, e))?;
+    let engine =
+        open_engine(g, &a.flags, Some(model.clone()), false).map_err(|e| bad_model(&model, e))?;
     let ask = AskOptions {
         search: opts,
         gen: GenParams {
