@@ -15,6 +15,9 @@ pub const MAX_QUERY_CHARS: usize = 2_000;
 /// Tokens the answer model may write when the caller names no budget.
 pub const DEFAULT_MAX_TOKENS: usize = 256;
 
+// the defaults lie within the limits
+const _: () = assert!(DEFAULT_TOP_K <= MAX_TOP_K && DEFAULT_MAX_TOKENS <= MAX_TOKENS);
+
 /// Largest accepted answer budget (CLI `--max-tokens`, HTTP `max_tokens`).
 pub const MAX_TOKENS: usize = 1_024;
 
@@ -102,6 +105,5 @@ mod tests {
         assert_eq!(check_count("top_k", MAX_TOP_K, MAX_TOP_K), Ok(MAX_TOP_K));
         let e = check_count("top_k", MAX_TOP_K + 1, MAX_TOP_K).unwrap_err();
         assert!(e.contains("1..=50"), "{e}");
-        assert!(DEFAULT_TOP_K <= MAX_TOP_K && DEFAULT_MAX_TOKENS <= MAX_TOKENS);
     }
 }
