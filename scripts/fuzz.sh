@@ -10,7 +10,11 @@
 # optimised, debug assertions on; no sanitizer unless FUZZ_SANITIZER=address:
 # our crates have no unsafe code and ASan costs 1.7x the build CPU time, see
 # docs/fuzzing.md), then runs each target for the budget, $FUZZ_JOBS (2) at a
-# time, -timeout=$FUZZ_TIMEOUT (10 s per input) -rss_limit_mb=2048. Each run
+# time, -timeout=$FUZZ_TIMEOUT (10 s per input) -rss_limit_mb=2048. Both the
+# per-input timeout and the server target's connection limit (5 s) are wall
+# clock, so they are multiplied by the machine's load factor (load average
+# over the cores, plus our own jobs, rounded up; at least 1, at most 8,
+# $FUZZ_LOAD_FACTOR overrides): a starved process is not a hang. Each run
 # starts from the committed regression inputs (fuzz/regressions/<target>/),
 # the crate's test fixtures and, when the shared corpus is there
 # (../shared/corpus or $PARAGRAF_SHARED/corpus), the first 4 KiB of its text
@@ -27,8 +31,10 @@ secs=${1:-30}
 shift || true
 only=("$@")
 jobs=${FUZZ_JOBS:-2}
-# seconds one input may take (wall clock: raise it on a loaded machine)
+# seconds one input may take on an idle machine (wall clock; scaled below)
 unit_timeout=${FUZZ_TIMEOUT:-10}
+# the server target's own wall-clock limit per connection (checks.rs)
+conn_limit=5
 sanitizer=${FUZZ_SANITIZER:-none}
 export PATH="$HOME/.cargo/bin:$PATH"
 packages=(crates/paragraf-corpus/fuzz crates/paragraf-server/fuzz)
@@ -154,7 +160,22 @@ for p in "${packages[@]}"; do
     echo "built $p (sanitizer: $sanitizer) in $(($(date +%s) - s)) s"
   fi
 done
-echo "fuzzing ${#targets[@]} targets for $secs s each, $jobs at a time ($(elapsed) so far)"
+# Load factor: how many runnable processes share a core once our jobs run
+# (1-minute load average, taken after the build, plus $jobs, over the cores),
+# rounded up and clamped to 1..8. The wall-clock limits grow with it so a
+# target that is merely starved of CPU is not reported as a timeout.
+load_factor() {
+  local cores load
+  cores=$(nproc 2>/dev/null || echo 1)
+  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+  awk -v l="$load" -v j="$jobs" -v c="$cores" 'BEGIN {
+    f = (l + j) / c; n = int(f); if (n < f) n++;
+    if (n < 1) n = 1; if (n > 8) n = 8; print n }'
+}
+factor=${FUZZ_LOAD_FACTOR:-$(load_factor)}
+unit_timeout=$((unit_timeout * factor))
+export PARAGRAF_FUZZ_CONNECTION_LIMIT_S=$((conn_limit * factor))
+echo "fuzzing ${#targets[@]} targets for $secs s each, $jobs at a time; load factor $factor: -timeout=$unit_timeout s per input, $PARAGRAF_FUZZ_CONNECTION_LIMIT_S s per connection ($(elapsed) so far)"
 
 failed=0
 running=0

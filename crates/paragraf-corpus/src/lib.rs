@@ -6,6 +6,7 @@ pub mod raw;
 pub mod assemble;
 pub mod chunking;
 pub mod error;
+pub mod lawnames;
 pub mod manifest;
 pub mod norm_order;
 pub mod parsers;
@@ -16,6 +17,7 @@ pub mod scale;
 pub mod stats;
 
 pub use error::CorpusError;
+pub use lawnames::LawNames;
 pub use manifest::Manifest;
 pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use parsers::SourceFormat;
@@ -23,4 +25,4 @@ pub use pipeline::{
     ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
 };
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
-pub use refs::{extract_references, parse_norm_query, Extracted};
+pub use refs::{extract_references, extract_references_with, parse_norm_query, Extracted};

@@ -19,6 +19,7 @@
 //! Ranges are expanded when they span at most [`MAX_RANGE`] numbers, else
 //! only their ends are kept.
 
+use crate::lawnames::LawNames;
 use crate::manifest::Manifest;
 use paragraf_types::NormRef;
 use regex::Regex;
@@ -425,7 +426,12 @@ enum Designation {
     That,
 }
 
-fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usize) {
+fn designation(
+    text: &str,
+    pos: usize,
+    manifest: &Manifest,
+    names: &LawNames,
+) -> (Designation, usize) {
     let rest_full = text.get(pos..).unwrap_or("");
     let mut rest = rest_full.trim_start();
     // `Article 6(1), point (f), of this Regulation`
@@ -460,6 +466,22 @@ fn designation(text: &str, pos: usize, manifest: &Manifest) -> (Designation, usi
     }
     if let Some(m) = THIS_LAW.find(rest) {
         return (Designation::ThisLaw, base + m.end());
+    }
+    // a law's title in words (`des Strafgesetzbuchs`, `des Gesetzes gegen
+    // den unlauteren Wettbewerb`), when the caller knows the titles
+    if !names.is_empty() {
+        let mut body = rest;
+        let mut skipped = 0usize;
+        for prep in ["des ", "der ", "dem ", "den ", "of the ", "of ", "the "] {
+            if let Some(b) = body.strip_prefix(prep) {
+                skipped = prep.len();
+                body = b;
+                break;
+            }
+        }
+        if let Some((reg, len)) = names.prefix(body) {
+            return (Designation::Named(reg.to_string()), base + skipped + len);
+        }
     }
     if let Some(m) = UNKNOWN_INSTRUMENT.find(rest) {
         return (Designation::Unknown, base + m.end());
@@ -563,7 +585,7 @@ struct Found {
     defer: bool,
 }
 
-fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
+fn scan(text: &str, manifest: &Manifest, names: &LawNames) -> Vec<Found> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(caps) = TRIGGER.captures_at(text, from) {
@@ -595,7 +617,7 @@ fn scan(text: &str, manifest: &Manifest) -> Vec<Found> {
         };
         match parse_chain(text, m.0, m.1, kind, plural) {
             Some(chain) => {
-                let (designation, end) = designation(text, chain.end, manifest);
+                let (designation, end) = designation(text, chain.end, manifest, names);
                 let defer = matches!(designation, Designation::None)
                     && DEFER.is_match(text.get(chain.end..).unwrap_or(""));
                 let next = end.max(chain.end).max(m.1);
@@ -668,9 +690,22 @@ fn verbatim(text: &str, start: usize, end: usize) -> String {
 
 /// Extract the norm references of a text written in `citing_regulation`.
 pub fn extract_references(text: &str, citing_regulation: &str, manifest: &Manifest) -> Extracted {
+    extract_references_with(text, citing_regulation, manifest, &LawNames::new())
+}
+
+/// [`extract_references`], and a law named by its title in words
+/// (`§ 202a des Strafgesetzbuchs`, `§ 3 des Gesetzes gegen den unlauteren
+/// Wettbewerb`) is resolved through `names` (the laws' titles, see
+/// [`LawNames`]) rather than left to the citing law or marked unknown.
+pub fn extract_references_with(
+    text: &str,
+    citing_regulation: &str,
+    manifest: &Manifest,
+    names: &LawNames,
+) -> Extracted {
     let mut resolved = Vec::new();
     let mut unresolved = Vec::new();
-    for f in scan(text, manifest) {
+    for f in scan(text, manifest, names) {
         let reg = match &f.designation {
             Designation::Named(r) => r.clone(),
             Designation::ThisLaw | Designation::None | Designation::That => {
@@ -700,7 +735,7 @@ pub fn extract_references(text: &str, citing_regulation: &str, manifest: &Manife
 /// citations with a named law count; there is no citing law to fall back on.
 pub fn parse_norm_query(s: &str, manifest: &Manifest) -> Vec<NormRef> {
     let mut out = Vec::new();
-    for f in scan(s, manifest) {
+    for f in scan(s, manifest, &LawNames::new()) {
         let reg = match &f.designation {
             Designation::Named(r) => Some(r.clone()),
             _ => prefix_alias(s, f.chain.start, manifest),
@@ -890,6 +925,49 @@ mod tests {
             refs("§ 5 und § 6 BDSG", "TKG"),
             vec!["§ 5 BDSG", "§ 6 BDSG"]
         );
+    }
+
+    #[test]
+    fn law_titles_in_words_resolve_with_names() {
+        let mut names = LawNames::from_manifest(&m());
+        names.add("StGB", "Strafgesetzbuch");
+        names.add("BGB", "Bürgerliches Gesetzbuch");
+        let text = "Das regelt Art. 37 DSGVO und § 202a des Strafgesetzbuchs [1].";
+        // without the titles the law in words is not resolved
+        let plain = extract_references(text, "DSGVO", &m());
+        assert_eq!(plain.resolved, vec![NormRef("Art. 37 DSGVO".into())]);
+        let e = extract_references_with(text, "DSGVO", &m(), &names);
+        assert_eq!(
+            e.resolved,
+            vec![
+                NormRef("Art. 37 DSGVO".into()),
+                NormRef("§ 202a StGB".into())
+            ]
+        );
+        assert!(e.unresolved.is_empty(), "{e:?}");
+        let e = extract_references_with(
+            "nach § 823 Absatz 1 des Bürgerlichen Gesetzbuches und § 3 des Gesetzes gegen den unlauteren Wettbewerb",
+            "HGB",
+            &m(),
+            &names,
+        );
+        assert_eq!(
+            e.resolved,
+            vec![NormRef("§ 3 UWG".into()), NormRef("§ 823 BGB".into())]
+        );
+        assert_eq!(
+            extract_references_with(
+                "Art. 5 der Datenschutz-Grundverordnung",
+                "BDSG",
+                &m(),
+                &names
+            )
+            .resolved,
+            vec![NormRef("Art. 5 DSGVO".into())]
+        );
+        // a law the names do not know stays unresolved
+        let e = extract_references_with("Artikel 10 des Grundgesetzes", "BDSG", &m(), &names);
+        assert!(e.resolved.is_empty() && e.unresolved.len() == 1, "{e:?}");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! norms) → fusion + authority rerank + control diversity + supersede (rank) →
 //! assessment → (ask only) grounded prompt → generation → citation gate.
 
+pub mod answer_models;
 pub mod build;
 pub mod evidence;
 pub mod gate;
@@ -52,10 +53,9 @@ pub use paragraf_models::{
 };
 pub use paragraf_rank::{explain_table, QueryAnalysis, RankParams, Stage};
 
-/// Longest question accepted, in characters.
-pub const MAX_QUERY_CHARS: usize = 2_000;
-/// Largest `top_k` accepted.
-pub const MAX_TOP_K: usize = 100;
+/// The request limits the CLI and the server share (written once in
+/// `paragraf_types::limits`).
+pub use paragraf_types::limits::{MAX_QUERY_CHARS, MAX_TOP_K};
 
 /// Everything that can go wrong in the engine.
 #[derive(Debug, thiserror::Error)]
@@ -122,7 +122,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            top_k: paragraf_rank::constants::TOP_K,
+            top_k: paragraf_types::limits::DEFAULT_TOP_K,
             stage: Stage::Full,
             filter: Filter::default(),
             hand_topics: true,
@@ -172,9 +172,15 @@ pub struct Engine {
     load: EngineLoad,
     embedder: std::sync::Arc<dyn Embedder>,
     query_embedder: query_embed::QueryEmbedder,
-    generator: Mutex<Option<(String, Box<dyn Generator>)>>,
+    /// The answer models loaded, least recently used dropped first.
+    generators: Mutex<answer_models::ModelSet<Box<dyn Generator>>>,
+    /// A copy of the set's counters, readable while a model generates.
+    model_stats: Mutex<answer_models::ModelLoadStats>,
     queue_depth: AtomicUsize,
     manifest: Manifest,
+    /// Every law's names in words (manifest titles and aliases, the index's
+    /// law titles): the gate resolves `§ 202a des Strafgesetzbuchs` with it.
+    law_names: paragraf_corpus::LawNames,
     lexicon: &'static Lexicon,
     headings: HeadingTable,
     /// German synonyms a heading holds (OpenThesaurus, `synonymBm25Weight`).
@@ -358,6 +364,13 @@ impl Engine {
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let exceptions = lawwords::exception_rules(&index.chunks);
         let manifest = Manifest::builtin()?;
+        let mut law_names = paragraf_corpus::LawNames::from_manifest(&manifest);
+        for law in &index.extras.laws {
+            law_names.add(&law.regulation, &law.regulation);
+            for t in &law.titles {
+                law_names.add(&law.regulation, t);
+            }
+        }
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
         let law_lift = lawwords::LawLift::new(&index.chunks);
@@ -391,9 +404,13 @@ impl Engine {
             index,
             embedder,
             query_embedder,
-            generator: Mutex::new(None),
+            generators: Mutex::new(answer_models::ModelSet::new(
+                answer_models::ANSWER_MODELS_KEPT,
+            )),
+            model_stats: Mutex::new(answer_models::ModelLoadStats::default()),
             queue_depth: AtomicUsize::new(0),
             manifest,
+            law_names,
             lexicon: Lexicon::builtin(),
             params: opts.params,
             by_norm,
@@ -419,19 +436,17 @@ impl Engine {
                 &SearchOptions::default(),
             )?;
             if let Some(m) = &opts.answer_model {
-                let mut guard = engine.generator.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some((name, g)) = guard.as_mut() {
-                    if name == m {
-                        let msgs = vec![ChatMessage {
-                            role: paragraf_models::Role::User,
-                            content: "Hallo".into(),
-                        }];
-                        let p = GenParams {
-                            max_tokens: 2,
-                            ..GenParams::default()
-                        };
-                        let _ = g.chat(&msgs, &p, &mut |_| true);
-                    }
+                let mut guard = engine.generators.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some(g) = guard.current_mut(m) {
+                    let msgs = vec![ChatMessage {
+                        role: paragraf_models::Role::User,
+                        content: "Hallo".into(),
+                    }];
+                    let p = GenParams {
+                        max_tokens: 2,
+                        ..GenParams::default()
+                    };
+                    let _ = g.chat(&msgs, &p, &mut |_| true);
                 }
             }
         }
@@ -531,15 +546,13 @@ impl Engine {
     }
 
     fn validate(query: &str, top_k: usize) -> Result<(), EngineError> {
-        if query.trim().is_empty() {
-            return Err(EngineError::EmptyQuery);
-        }
-        let len = query.chars().count();
-        if len > MAX_QUERY_CHARS {
-            return Err(EngineError::QueryTooLong {
-                len,
-                max: MAX_QUERY_CHARS,
-            });
+        // blank = nothing but white space and control characters (NUL)
+        match paragraf_types::limits::check_query(query) {
+            Ok(()) => {}
+            Err(paragraf_types::limits::QueryError::Empty) => return Err(EngineError::EmptyQuery),
+            Err(paragraf_types::limits::QueryError::TooLong { len, max }) => {
+                return Err(EngineError::QueryTooLong { len, max })
+            }
         }
         if top_k == 0 || top_k > MAX_TOP_K {
             return Err(EngineError::BadTopK {
@@ -1203,19 +1216,49 @@ impl Engine {
     /// Install an already loaded answer model under `name` (a model the
     /// caller loaded itself, or a scripted generator in tests).
     pub fn set_generator(&self, name: &str, generator: Box<dyn Generator>) {
-        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
-        *guard = Some((name.to_string(), generator));
+        let mut guard = self.generators.lock().unwrap_or_else(|p| p.into_inner());
+        guard.insert(name, generator);
+        self.copy_model_stats(&guard);
+    }
+
+    /// Keep up to `n` answer models loaded (default
+    /// [`answer_models::ANSWER_MODELS_KEPT`]; `serve` passes the number of
+    /// models its clients may name), dropping the least recently used.
+    pub fn set_answer_models_kept(&self, n: usize) {
+        let mut guard = self.generators.lock().unwrap_or_else(|p| p.into_inner());
+        guard.set_capacity(n);
+        self.copy_model_stats(&guard);
+    }
+
+    /// Answer-model loads, switches and load time so far (`/metrics`);
+    /// cheap, and does not wait for a running generation.
+    pub fn model_load_stats(&self) -> answer_models::ModelLoadStats {
+        *self.model_stats.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn copy_model_stats(&self, set: &answer_models::ModelSet<Box<dyn Generator>>) {
+        *self.model_stats.lock().unwrap_or_else(|p| p.into_inner()) = set.stats();
+    }
+
+    /// The answer model `name`, loaded unless it is in the set already.
+    fn generator_in<'s>(
+        &self,
+        set: &'s mut answer_models::ModelSet<Box<dyn Generator>>,
+        name: &str,
+    ) -> Result<&'s mut Box<dyn Generator>, EngineError> {
+        let loaded = set
+            .get_or_load(name, || {
+                load_generator(&self.registry, name, &self.resolve, &self.device)
+            })
+            .map(|_| ());
+        self.copy_model_stats(set);
+        loaded?;
+        set.current_mut(name).ok_or(EngineError::NoAnswerModel)
     }
 
     fn ensure_generator(&self, name: &str) -> Result<(), EngineError> {
-        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
-        if guard.as_ref().map(|(n, _)| n == name).unwrap_or(false) {
-            return Ok(());
-        }
-        *guard = None;
-        let g = load_generator(&self.registry, name, &self.resolve, &self.device)?;
-        *guard = Some((name.to_string(), g));
-        Ok(())
+        let mut guard = self.generators.lock().unwrap_or_else(|p| p.into_inner());
+        self.generator_in(&mut guard, name).map(|_| ())
     }
 
     /// Search, then a grounded answer. `on_progress` hears the number of
@@ -1466,14 +1509,28 @@ impl Engine {
             .primary_regulation
             .clone()
             .unwrap_or_default();
-        let extract =
-            |s: &str| paragraf_corpus::extract_references(s, &context_reg, &self.manifest).resolved;
+        // laws written in words (`des Strafgesetzbuchs`) resolve through
+        // the laws' titles, so the rules below hold for them too
+        let refs = |s: &str| {
+            paragraf_corpus::extract_references_with(
+                s,
+                &context_reg,
+                &self.manifest,
+                &self.law_names,
+            )
+        };
+        let extract = |s: &str| refs(s).resolved;
         let unresolved = |s: &str| {
-            gate::citation_spans(s)
+            let mut out: Vec<String> = gate::citation_spans(s)
                 .into_iter()
-                .filter(|(_, law)| self.manifest.canonical_regulation(law).is_none())
+                .filter(|(_, law)| {
+                    self.manifest.canonical_regulation(law).is_none()
+                        && self.law_names.resolve(law).is_none()
+                })
                 .map(|(span, _)| span)
-                .collect()
+                .collect();
+            out.extend(refs(s).unresolved);
+            out
         };
         let inadmissible = |n: &NormRef| self.inadmissible(n, &outcome.analysis);
         let checks = gate::NormChecks {
@@ -1488,9 +1545,8 @@ impl Engine {
 
         self.queue_depth.fetch_add(1, Ordering::Relaxed);
         let _dec = DecOnDrop(&self.queue_depth);
-        self.ensure_generator(model)?;
-        let mut guard = self.generator.lock().unwrap_or_else(|p| p.into_inner());
-        let (_, generator) = guard.as_mut().ok_or(EngineError::NoAnswerModel)?;
+        let mut guard = self.generators.lock().unwrap_or_else(|p| p.into_inner());
+        let generator = self.generator_in(&mut guard, model)?;
         let mut generated = 0usize;
         let mut listening = true;
         // each piece of model text goes into the gate; only the sentences it

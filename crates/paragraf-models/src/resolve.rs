@@ -264,7 +264,7 @@ fn download(entry: &ModelEntry) -> Result<ResolvedModel, ModelError> {
         file: entry.files.weights.clone(),
         message: format!(
             "not found locally ({}), and this binary was built without the `download` feature; \
-             rebuild with `--features download` or place the files under --model-dir",
+             rebuild with `cargo build --release -p paragraf --features download` or place the files under --model-dir",
             searched(entry, &ResolveOptions::default())
         ),
     })

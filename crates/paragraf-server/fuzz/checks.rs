@@ -10,7 +10,7 @@
 //!   one connection (possibly several pipelined requests, then EOF), decoded
 //!   by hyper's HTTP/1 server as `paragraf serve` configures it. Invariant:
 //!   no panic, the connection ends (answered or closed) within
-//!   [`CONNECTION_LIMIT`], whatever it writes is an HTTP/1 response, and it
+//!   [`connection_limit`], whatever it writes is an HTTP/1 response, and it
 //!   is never a 500 (the stub backend never fails).
 //! * `json_body`: the bytes are the JSON body of `POST /v1/search`,
 //!   `POST /v1/answer` (JSON and event stream) and `POST
@@ -42,9 +42,24 @@ pub type Target = (&'static str, fn(&[u8]));
 /// directory under `fuzz/regressions/`.
 pub const TARGETS: &[Target] = &[("http_request", http_request), ("json_body", json_body)];
 
-/// Longest a connection may take to be answered and closed (the stub backend
-/// answers at once; the fuzzer's `-timeout` is the outer bound).
+/// Longest a connection may take to be answered and closed on an idle
+/// machine (the stub backend answers at once; the fuzzer's `-timeout` is the
+/// outer bound).
 pub const CONNECTION_LIMIT: Duration = Duration::from_secs(5);
+
+/// [`CONNECTION_LIMIT`], or `PARAGRAF_FUZZ_CONNECTION_LIMIT_S` seconds where
+/// that is set: `scripts/fuzz.sh` scales it with the machine's load, since
+/// the limit is wall-clock time and a starved process is not a hang.
+pub fn connection_limit() -> Duration {
+    static LIMIT: OnceLock<Duration> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("PARAGRAF_FUZZ_CONNECTION_LIMIT_S")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .filter(|&s| s > 0)
+            .map_or(CONNECTION_LIMIT, Duration::from_secs)
+    })
+}
 
 /// Bytes handed to the server per read: the request arrives in pieces, as
 /// from a socket, so the incremental parser is exercised.
@@ -181,7 +196,7 @@ impl AsyncWrite for MemIo {
 
 /// Serve one connection whose client sends `data` and then shuts down its
 /// sending side; returns what the server wrote. Panics when the connection
-/// is still open after [`CONNECTION_LIMIT`].
+/// is still open after [`connection_limit`].
 ///
 /// HTTP/1 as `paragraf serve` sets it up (keep-alive, header-read timeout,
 /// tokio timer), plus half-close support so the server still answers a
@@ -200,11 +215,12 @@ pub fn serve_bytes(data: &[u8]) -> Written {
         .half_close(true);
     let conn = http.serve_connection(TokioIo::new(io), TowerToHyperService::new(router()));
     // the timer of `timeout` needs the runtime: create it inside
-    let ended = runtime().block_on(async { tokio::time::timeout(CONNECTION_LIMIT, conn).await });
+    let limit = connection_limit();
+    let ended = runtime().block_on(async { tokio::time::timeout(limit, conn).await });
     // A protocol error just closes the connection; only a hang is a failure.
     assert!(
         ended.is_ok(),
-        "the connection neither answered nor closed within {CONNECTION_LIMIT:?}"
+        "the connection neither answered nor closed within {limit:?}"
     );
     let written = std::mem::take(&mut *out.lock().unwrap_or_else(|e| e.into_inner()));
     written
@@ -266,9 +282,10 @@ pub fn post_json(path: &str, accept: &str, body: &[u8]) -> (StatusCode, String, 
             .expect("response body readable");
         (status, ctype, bytes.to_vec())
     };
+    let limit = connection_limit();
     runtime()
-        .block_on(async { tokio::time::timeout(CONNECTION_LIMIT, fut).await })
-        .unwrap_or_else(|_| panic!("POST {path} not answered within {CONNECTION_LIMIT:?}"))
+        .block_on(async { tokio::time::timeout(limit, fut).await })
+        .unwrap_or_else(|_| panic!("POST {path} not answered within {limit:?}"))
 }
 
 /// Target `json_body`.

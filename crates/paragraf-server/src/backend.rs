@@ -255,4 +255,26 @@ pub trait Backend: Send + Sync + 'static {
     /// Names of the loaded index and models, for `/readyz` and the web page.
     /// Called on the async runtime: must be cheap and must not block.
     fn info(&self) -> serde_json::Value;
+
+    /// What loading answer models has cost (`/metrics`); `None` for a
+    /// backend without models. Called on the async runtime: must be cheap
+    /// and must not block (not wait for a running generation).
+    fn model_loads(&self) -> Option<ModelLoads> {
+        None
+    }
+}
+
+/// Answer-model loads of a backend, for `/metrics`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ModelLoads {
+    /// Models loaded from disk.
+    pub loads: u64,
+    /// Answers whose model differed from the previous answer's.
+    pub switches: u64,
+    /// Time spent loading, in seconds.
+    pub load_seconds: f64,
+    /// Models loaded now.
+    pub loaded: usize,
+    /// Most models kept loaded.
+    pub capacity: usize,
 }

@@ -1,6 +1,7 @@
 //! Server configuration: address, optional API key, request and connection
 //! limits, CORS, the answer models clients may name, accepted host names.
 
+use paragraf_types::limits;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -42,9 +43,9 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_body_bytes: 64 * 1024,
-            max_query_chars: 2_000,
-            max_top_k: 50,
-            max_tokens: 1_024,
+            max_query_chars: limits::MAX_QUERY_CHARS,
+            max_top_k: limits::MAX_TOP_K,
+            max_tokens: limits::MAX_TOKENS,
             request_timeout: Duration::from_secs(30),
             answer_timeout: Duration::from_secs(300),
             answer_queue_capacity: 8,

@@ -117,7 +117,8 @@ pub fn from_backend(err: crate::BackendError) -> ApiError {
             ApiError::invalid_field(&field, message)
         }
         crate::BackendError::NotReady(why) => {
-            tracing::warn!(reason = %why, "backend not ready");
+            // the 503 itself is logged by the trace layer, rate-limited
+            tracing::debug!(reason = %why, "backend not ready");
             let mut e = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "not_ready",

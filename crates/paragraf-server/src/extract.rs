@@ -1,9 +1,11 @@
 //! [`ApiJson`]: a JSON body extractor whose rejections are JSON errors that
-//! name the field (`serde_path_to_error` gives the path of a type error).
+//! name the field (`serde_path_to_error` gives the path of a type error),
+//! and [`ApiPath`], the same for path parameters.
 
 use crate::error::ApiError;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
 
@@ -70,6 +72,34 @@ where
             }
         })?;
         parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// A path parameter (`/v1/norms/{*id}`) whose rejections are the API's
+/// JSON error: 400 `bad_path`, field `path`, for a path that is no UTF-8
+/// once percent-decoded (`/v1/norms/%ff%fe`) or does not fit its type.
+/// Axum's own [`axum::extract::Path`] answers those in plain text.
+#[derive(Debug, Clone)]
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
+            Err(rej) if rej.status().is_server_error() => Err(ApiError::internal()),
+            Err(_) => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_path",
+                "der Pfad lässt sich nicht lesen (kein gültiges UTF-8 nach der Prozent-Dekodierung)",
+            )
+            .field("path")),
+        }
     }
 }
 

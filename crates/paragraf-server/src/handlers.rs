@@ -2,10 +2,10 @@
 
 use crate::backend::{AnswerRequest, Backend, BackendError, SearchRequest};
 use crate::error::{from_backend, ApiError};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiPath};
 use crate::queue::{timeout_error, WorkerEvent};
 use crate::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -17,9 +17,10 @@ use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
-/// Check `query`: not blank, at most `max_query_chars` characters.
+/// Check `query`: not blank (nothing but white space and control
+/// characters, `\u0000` included), at most `max_query_chars` characters.
 pub(crate) fn check_query(state: &AppState, field: &str, query: &str) -> Result<(), ApiError> {
-    if query.trim().is_empty() {
+    if paragraf_types::limits::is_blank(query) {
         return Err(ApiError::invalid_field(
             field,
             "die Frage darf nicht leer sein",
@@ -234,7 +235,7 @@ fn answer_events(
 /// (`Art. 37 DSGVO`).
 pub(crate) async fn norm(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let id = id.trim().to_string();
     if id.is_empty() || id.chars().count() > 512 {
@@ -280,7 +281,13 @@ pub(crate) async fn metrics(State(state): State<AppState>) -> Response {
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        state.metrics.render(),
+        {
+            let mut text = state.metrics.render();
+            if let Some(m) = state.backend.model_loads() {
+                text.push_str(&crate::metrics::render_model_loads(&m));
+            }
+            text
+        },
     )
         .into_response()
 }

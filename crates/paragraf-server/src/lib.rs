@@ -33,11 +33,12 @@ mod handlers;
 pub mod metrics;
 pub mod openai;
 mod queue;
+pub mod ratelog;
 mod web;
 
 pub use backend::{
-    AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, NormMetadata, NormView,
-    SearchFilters, SearchRequest,
+    AnswerEvent, AnswerRequest, Backend, BackendError, LanguageVariant, ModelLoads, NormMetadata,
+    NormView, SearchFilters, SearchRequest,
 };
 pub use config::{Limits, ServerConfig};
 pub use error::{ApiError, ErrorBody, ErrorDetail, ServerError};
@@ -53,6 +54,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
@@ -233,7 +235,22 @@ fn build(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<(Rout
                         path = %&path[..cut],
                     )
                 })
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO))
+                // a 503 (queue full, not ready) at WARN and rate-limited;
+                // the default logged every one at ERROR
+                .on_failure({
+                    let limiter =
+                        Arc::new(ratelog::RateLimiter::new(ratelog::UNAVAILABLE_LOG_INTERVAL));
+                    move |class: ServerErrorsFailureClass,
+                          latency: std::time::Duration,
+                          _: &tracing::Span| {
+                        let status = match &class {
+                            ServerErrorsFailureClass::StatusCode(s) => Some(s.as_u16()),
+                            ServerErrorsFailureClass::Error(_) => None,
+                        };
+                        ratelog::log_failure(&limiter, status, &class.to_string(), latency);
+                    }
+                }),
         )
         .layer(SetRequestIdLayer::new(rid, CounterRequestId::new()));
     Ok((app, metrics))

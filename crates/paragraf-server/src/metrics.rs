@@ -385,6 +385,50 @@ fn escape(v: &str) -> String {
         .replace('\n', "\\n")
 }
 
+/// The answer-model load counters in the Prometheus text format (appended
+/// to [`Metrics::render`] by `/metrics`).
+pub fn render_model_loads(m: &crate::backend::ModelLoads) -> String {
+    let mut out = String::new();
+    let rows: [(&str, &str, &str, String); 5] = [
+        (
+            "paragraf_answer_model_loads_total",
+            "counter",
+            "Answer models loaded from disk (a switch to a model still loaded is none).",
+            m.loads.to_string(),
+        ),
+        (
+            "paragraf_answer_model_switches_total",
+            "counter",
+            "Answers whose model differed from the previous answer's.",
+            m.switches.to_string(),
+        ),
+        (
+            "paragraf_answer_model_load_seconds_total",
+            "counter",
+            "Time spent loading answer models.",
+            m.load_seconds.to_string(),
+        ),
+        (
+            "paragraf_answer_models_loaded",
+            "gauge",
+            "Answer models loaded now.",
+            m.loaded.to_string(),
+        ),
+        (
+            "paragraf_answer_models_kept_max",
+            "gauge",
+            "Most answer models kept loaded (least recently used dropped first).",
+            m.capacity.to_string(),
+        ),
+    ];
+    for (name, kind, help, value) in rows {
+        let _ = writeln!(out, "# HELP {name} {help}");
+        let _ = writeln!(out, "# TYPE {name} {kind}");
+        let _ = writeln!(out, "{name} {value}");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

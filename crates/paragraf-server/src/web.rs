@@ -2,7 +2,7 @@
 //! binary with `include_str!`; no CDN, strict Content-Security-Policy.
 
 use crate::error::ApiError;
-use axum::extract::Path;
+use crate::extract::ApiPath;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
@@ -31,7 +31,7 @@ pub(crate) async fn index() -> Response {
 }
 
 /// `GET /assets/{file}`.
-pub(crate) async fn asset(Path(file): Path<String>) -> Result<Response, ApiError> {
+pub(crate) async fn asset(ApiPath(file): ApiPath<String>) -> Result<Response, ApiError> {
     match file.as_str() {
         "app.js" => Ok(page("text/javascript; charset=utf-8", APP_JS)),
         "style.css" => Ok(page("text/css; charset=utf-8", STYLE_CSS)),

@@ -248,6 +248,60 @@ async fn bad_input_is_4xx_json_naming_the_field() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(r.error_field().as_deref(), Some("query"));
     check_schema("ErrorBody", &r.json());
+    // nothing but NUL and other control characters is blank too (it
+    // returned results before)
+    for q in ["\u{0}", "\u{0}\u{0}\u{0}", " \u{1b}\t\u{7f} "] {
+        for path in ["/v1/search", "/v1/answer"] {
+            let r = send(&app, post_json(path, json!({ "query": q }))).await;
+            assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{path} {q:?}");
+            assert_eq!(r.error_field().as_deref(), Some("query"), "{path} {q:?}");
+        }
+    }
+}
+
+/// The answer models' load count, switches and load time are in
+/// `/metrics` (the switch cost clients cause by alternating models).
+#[tokio::test]
+async fn metrics_show_answer_model_loads() {
+    let (app, _) = app_with(TestBackend::load(), &cfg());
+    let r = send(&app, get("/metrics")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let text = r.text();
+    for line in [
+        "# TYPE paragraf_answer_model_loads_total counter",
+        "paragraf_answer_model_loads_total 2",
+        "paragraf_answer_model_switches_total 5",
+        "paragraf_answer_model_load_seconds_total 1.5",
+        "paragraf_answer_models_loaded 2",
+        "paragraf_answer_models_kept_max 2",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} missing:\n{text}");
+    }
+}
+
+/// A path the router cannot decode (`%ff%fe` is no UTF-8) answers 400 with
+/// the API's JSON error, like every other refusal; it was axum's plain text.
+#[tokio::test]
+async fn undecodable_path_is_a_json_error() {
+    let (app, _) = app_with(TestBackend::load(), &cfg());
+    for path in ["/v1/norms/%ff%fe", "/v1/norms/%C3%28", "/v1/norms/a%80b"] {
+        let r = send(&app, get(path)).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{path}: {}", r.text());
+        assert!(
+            r.headers
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("application/json")),
+            "{path}: {:?}",
+            r.headers
+        );
+        check_schema("ErrorBody", &r.json());
+        assert!(
+            !r.text().contains("/work"),
+            "no file-system path: {}",
+            r.text()
+        );
+    }
 }
 
 #[tokio::test]

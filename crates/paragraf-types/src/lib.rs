@@ -11,10 +11,12 @@
 //! * [`output`] — the output contract of CLI `--json` and HTTP.
 //! * [`time`] — UTC timestamps for manifests and reports.
 //! * [`german`] — the `zu` inside German infinitives (lexicon and analyzer).
+//! * [`limits`] — the request limits CLI, engine, server and eval share.
 
 pub mod chunk;
 pub mod enums;
 pub mod german;
+pub mod limits;
 pub mod mapping;
 pub mod memory;
 pub mod output;

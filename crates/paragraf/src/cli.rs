@@ -2,13 +2,35 @@
 //! (`#[arg(long, env)]`); doc comments become the help text.
 
 use clap::{Args, Parser, Subcommand};
+use paragraf_types::limits;
 use std::path::PathBuf;
+
+/// `--top-k`: 1 to [`limits::MAX_TOP_K`], as the server accepts.
+fn top_k_arg(s: &str) -> Result<usize, String> {
+    let v: usize = s.parse().map_err(|e| format!("{e}"))?;
+    limits::check_count("top_k", v, limits::MAX_TOP_K)
+}
+
+/// `--max-tokens`: 1 to [`limits::MAX_TOKENS`], as the server accepts.
+fn max_tokens_arg(s: &str) -> Result<usize, String> {
+    let v: usize = s.parse().map_err(|e| format!("{e}"))?;
+    limits::check_count("max_tokens", v, limits::MAX_TOKENS)
+}
+
+/// A question: not blank (white space and control characters only), at
+/// most [`limits::MAX_QUERY_CHARS`] characters, as the server accepts.
+fn question_arg(s: &str) -> Result<String, String> {
+    limits::check_query(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
+}
 
 #[derive(Debug, Parser)]
 #[command(
     name = "paragraf",
     version,
-    about = "German and EU compliance law: primary norm, connected norms, controls and grounded answers with checked citations"
+    about = "German and EU compliance law: primary norm, connected norms, controls and grounded answers with checked citations",
+    after_help = "Exit status: 0 ok; 1 failure; 2 bad input (the question, a flag value, a --model that is no answer model, an index that is missing, has a file missing or fails its checksum); 3 `ask` abstained."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -65,7 +87,8 @@ pub enum Command {
     /// Ranked results and the assessment for a question.
     Search(SearchArgs),
     /// Search, then a grounded answer with checked citations (exit status 3
-    /// when it abstains: no answer the sources carry).
+    /// when it abstains: no answer the sources carry; 2 for bad input, a
+    /// `--model` that is no answer model included).
     Ask(AskArgs),
     /// HTTP API and web page.
     Serve(ServeArgs),
@@ -243,8 +266,8 @@ pub struct SearchFlags {
     /// Index directory (default <home>/index).
     #[arg(long, env = "PARAGRAF_INDEX")]
     pub index: Option<PathBuf>,
-    /// Results to return (1–100).
-    #[arg(long, default_value_t = 10)]
+    /// Results to return (1–50).
+    #[arg(long, default_value_t = limits::DEFAULT_TOP_K, value_parser = top_k_arg)]
     pub top_k: usize,
     /// Rank parameters to override (TOML or JSON).
     #[arg(long)]
@@ -271,7 +294,7 @@ impl SearchFlags {
     pub fn for_index(index: Option<PathBuf>) -> SearchFlags {
         SearchFlags {
             index,
-            top_k: 10,
+            top_k: limits::DEFAULT_TOP_K,
             params: None,
             stage: "full".into(),
             regulation: vec![],
@@ -283,7 +306,8 @@ impl SearchFlags {
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// The question, German or English.
+    /// The question, German or English (at most 2000 characters).
+    #[arg(value_parser = question_arg)]
     pub question: String,
     #[command(flatten)]
     pub flags: SearchFlags,
@@ -298,7 +322,8 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct AskArgs {
-    /// The question, German or English.
+    /// The question, German or English (at most 2000 characters).
+    #[arg(value_parser = question_arg)]
     pub question: String,
     #[command(flatten)]
     pub flags: SearchFlags,
@@ -311,8 +336,8 @@ pub struct AskArgs {
     /// Only search; no generation.
     #[arg(long)]
     pub no_generate: bool,
-    /// Most tokens the answer model may write.
-    #[arg(long, default_value_t = 256)]
+    /// Most tokens the answer model may write (1–1024).
+    #[arg(long, default_value_t = limits::DEFAULT_MAX_TOKENS, value_parser = max_tokens_arg)]
     pub max_tokens: usize,
     /// Sampling temperature; 0 = greedy (deterministic).
     #[arg(long, default_value_t = 0.0)]

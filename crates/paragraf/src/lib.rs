@@ -59,10 +59,15 @@ impl std::fmt::Display for BadFlag {
 impl std::error::Error for BadFlag {}
 
 /// Errors in what the user gave (question, flag values, corpus files under
-/// `--strict`, an index file that fails its checksum): exit code 2.
+/// `--strict`, an index that is missing, half-written, of another format or
+/// has a file that is missing or fails its checksum): exit code 2.
 fn is_bad_input(e: &anyhow::Error) -> bool {
     use paragraf_engine::{EngineError, IndexError};
-    let index_bad = |i: &IndexError| matches!(i, IndexError::Corrupt { .. });
+    let index_bad = |i: &IndexError| match i {
+        IndexError::Corrupt { .. } | IndexError::Incompatible(_) => true,
+        IndexError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+        _ => false,
+    };
     e.chain().any(|cause| {
         if cause.downcast_ref::<BadFlag>().is_some() {
             return true;
@@ -77,6 +82,7 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
                 | EngineError::QueryTooLong { .. }
                 | EngineError::BadTopK { .. }
                 | EngineError::SkippedSources(_)
+                | EngineError::MissingIndex { .. }
                 | EngineError::Params { .. } => true,
                 EngineError::Index(i) => index_bad(i),
                 _ => false,

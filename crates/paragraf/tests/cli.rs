@@ -459,9 +459,102 @@ fn missing_index_names_the_build_command() {
         .args(["search", DPO, "--index", "/nonexistent/idx"])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    // a path that holds no index is bad input, as documented (exit 2)
+    assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("paragraf index build"), "{err}");
+}
+
+/// An index with one of its files gone is bad input (exit 2, naming the
+/// file), like one whose file fails its checksum; it was exit 1.
+#[test]
+fn a_missing_index_file_is_exit_2() {
+    let (idx, models) = index_or_skip!();
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("index");
+    copy_tree(idx, &copy);
+    std::fs::remove_file(copy.join("vectors.safetensors")).unwrap();
+    let o = bin()
+        .arg("--model-dir")
+        .arg(models)
+        .args(["search", DPO, "--index"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("vectors.safetensors"), "{err}");
+}
+
+/// `ask --model` with something that is no answer model is bad input
+/// (exit 2), never an abstention (exit 3, what `/etc/passwd` gave).
+#[test]
+fn ask_with_no_answer_model_is_exit_2() {
+    let (idx, models) = index_or_skip!();
+    for model in ["/etc/passwd", "no-such-model"] {
+        let o = bin()
+            .arg("--model-dir")
+            .arg(models)
+            .args(["ask", DPO, "--model", model, "--index"])
+            .arg(idx)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{model}: {err}");
+        assert!(err.contains("--model"), "{model}: {err}");
+    }
+}
+
+/// The CLI takes what the server takes: `top_k` 1..=50, `max_tokens`
+/// 1..=1024, a question that is not blank (control characters only) and not
+/// over 2000 characters; anything else is exit 2 before an index is opened.
+/// It allowed `--top-k 100` and `--max-tokens 0`.
+#[test]
+fn the_cli_has_the_servers_limits() {
+    use paragraf_types::limits;
+    let long = "x".repeat(limits::MAX_QUERY_CHARS + 1);
+    let too_many = (limits::MAX_TOP_K + 1).to_string();
+    let too_long = (limits::MAX_TOKENS + 1).to_string();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["search", DPO, "--top-k", "0"],
+        vec!["search", DPO, "--top-k", &too_many],
+        vec!["search", DPO, "--top-k", "100"],
+        vec!["ask", DPO, "--max-tokens", "0"],
+        vec!["ask", DPO, "--max-tokens", &too_long],
+        vec!["search", "\u{1}\u{1b}\t"],
+        vec!["ask", " \u{7f}\u{7} ", "--no-generate"],
+        vec!["search", &long],
+    ];
+    for args in cases {
+        let o = bin()
+            .args(&args)
+            .args(["--index", "/nonexistent/idx"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{:?}: {err}", &args[..1]);
+        assert!(
+            !err.contains("paragraf index build"),
+            "refused before the index: {err}"
+        );
+    }
+    // the limits themselves are accepted
+    let max = limits::MAX_TOP_K.to_string();
+    let o = bin()
+        .args([
+            "search",
+            DPO,
+            "--top-k",
+            &max,
+            "--index",
+            "/nonexistent/idx",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("paragraf index build"),
+        "top_k {max} passes the flag check"
+    );
 }
 
 #[test]
@@ -574,12 +667,28 @@ fn bench_compare_reports_noise_and_regressions() {
 }
 
 /// A scripted answer: one supported sentence, then an unknown law, an
-/// invented article, a superseded norm and an out-of-scope norm.
+/// invented article, a superseded norm, an out-of-scope norm, and two
+/// sentences that say what the source says but also cite a law written out
+/// in words: one outside the corpus (`des Strafgesetzbuchs`), one in it but
+/// not retrieved (`des Gesetzes gegen den unlauteren Wettbewerb`, the UWG).
 const BAD_CITATIONS: &str = "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
      Rechtsgrundlage ist zusätzlich § 202a StGB [1]. \
      Maßgeblich ist auch Art. 999 DSGVO [1]. \
      Früher galt § 4f BDSG 1990 [1]. \
-     Für Strafverfolgungsbehörden gilt § 45 BDSG [1].";
+     Für Strafverfolgungsbehörden gilt § 45 BDSG [1]. \
+     Der Verantwortliche und der Auftragsverarbeiter benennen einen Datenschutzbeauftragten, wenn die Verarbeitung von einer Behörde durchgeführt wird, nach Art. 37 DSGVO und § 202a des Strafgesetzbuchs [1]. \
+     Der Verantwortliche und der Auftragsverarbeiter benennen einen Datenschutzbeauftragten, wenn die Verarbeitung von einer Behörde durchgeführt wird, nach Art. 37 DSGVO und § 7 des Gesetzes gegen den unlauteren Wettbewerb [1].";
+
+/// What must not reach any output of [`BAD_CITATIONS`].
+const BAD_WORDS: &[&str] = &[
+    "202a",
+    "StGB",
+    "999",
+    "4f BDSG",
+    "§ 45 BDSG",
+    "Strafgesetzbuch",
+    "unlauteren",
+];
 
 /// The built-in registry plus a scripted answer model that replays `script`
 /// (a file) whatever it is asked: a `--models-toml` for gate tests.
@@ -638,7 +747,7 @@ fn ask_prints_only_what_the_gate_kept() {
             let from = stdout.rfind("\nAntwort").expect("an answer block");
             format!("{}\n{stderr}", &stdout[from..])
         };
-        for bad in ["202a", "StGB", "999", "4f BDSG", "§ 45 BDSG"] {
+        for bad in BAD_WORDS {
             assert!(
                 !answer.contains(bad),
                 "{bad} reached the CLI output:\n{answer}"
@@ -739,7 +848,7 @@ fn served_streams_carry_only_what_the_gate_kept() {
         .collect();
     assert!(!gated.is_empty());
     for ev in &gated {
-        for bad in ["202a", "StGB", "999", "4f BDSG", "§ 45 BDSG"] {
+        for bad in BAD_WORDS {
             assert!(!ev.contains(bad), "{bad} was streamed: {ev}");
         }
     }
@@ -750,7 +859,7 @@ fn served_streams_carry_only_what_the_gate_kept() {
     let data = final_ev.split_once("data:").unwrap().1.trim();
     let v: serde_json::Value = serde_json::from_str(data).unwrap();
     let answer = &v["answer"];
-    for bad in ["202a", "StGB", "999", "4f BDSG", "§ 45 BDSG"] {
+    for bad in BAD_WORDS {
         assert!(!answer["text"].as_str().unwrap().contains(bad), "{answer}");
         assert!(
             !answer["removed_citations"].to_string().contains(bad),

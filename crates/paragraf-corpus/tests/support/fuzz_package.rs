@@ -1,7 +1,8 @@
 //! Shared by the `fuzz_regressions` tests of the corpus and server crates:
 //! the regression inputs of a target, and the check that a cargo-fuzz
 //! package's `[[bin]]`s, its `checks::TARGETS` and its `regressions/`
-//! folders name the same targets.
+//! folders name the same targets, with no stray libFuzzer artifact beside
+//! them.
 
 use std::path::{Path, PathBuf};
 
@@ -41,4 +42,26 @@ pub fn assert_targets_match(fuzz_dir: &Path, targets: &[&str]) {
         .collect();
     dirs.sort();
     assert_eq!(dirs, targets, "fuzz/regressions/* vs checks::TARGETS");
+    assert_no_artifacts(fuzz_dir);
+}
+
+/// libFuzzer's own names for what it writes into the working directory when
+/// run without `-artifact_prefix`.
+const ARTIFACT_PREFIXES: &[&str] = &["crash-", "timeout-", "oom-", "slow-unit-", "leak-"];
+
+/// No crash, timeout or OOM file lies in the package directory: a found
+/// input belongs, minimised and named for what it does, in
+/// `regressions/<target>/` (a 0-byte `crash-da39…` was once committed).
+pub fn assert_no_artifacts(fuzz_dir: &Path) {
+    let mut stray: Vec<String> = std::fs::read_dir(fuzz_dir)
+        .expect("fuzz dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| ARTIFACT_PREFIXES.iter().any(|p| n.starts_with(p)))
+        .collect();
+    stray.sort();
+    assert!(
+        stray.is_empty(),
+        "libFuzzer artifacts in {}: {stray:?} (move a real finding to regressions/<target>/)",
+        fuzz_dir.display()
+    );
 }

@@ -551,4 +551,15 @@ impl Backend for TestBackend {
             "regulations": self.fixture.chunks.iter().map(|c| c.regulation.clone()).collect::<std::collections::BTreeSet<_>>(),
         })
     }
+
+    /// Fixed figures: `/metrics` shows what the backend reports.
+    fn model_loads(&self) -> Option<paragraf_server::ModelLoads> {
+        Some(paragraf_server::ModelLoads {
+            loads: 2,
+            switches: 5,
+            load_seconds: 1.5,
+            loaded: 2,
+            capacity: 2,
+        })
+    }
 }

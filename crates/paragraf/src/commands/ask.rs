@@ -43,7 +43,10 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
         Some(m) => m,
         None => default_answer_model(g)?,
     };
-    let engine = open_engine(g, &a.flags, None, false)?;
+    // the model loads with the engine: a name or file that is no answer
+    // model is bad input (exit 2), not an abstention (exit 3)
+    let engine =
+        open_engine(g, &a.flags, Some(model.clone()), false).map_err(|e| bad_model(&model, e))?;
     let ask = AskOptions {
         search: opts,
         gen: GenParams {
@@ -80,6 +83,24 @@ pub fn ask(g: &Global, a: AskArgs) -> Result<()> {
         print!("{}", response_text(&out.response, false));
     }
     abstention(&out.response)
+}
+
+/// A `--model` that cannot be loaded as an answer model (unknown name, a
+/// file that is no model, missing files) is a bad flag: exit 2.
+fn bad_model(model: &str, e: anyhow::Error) -> anyhow::Error {
+    use paragraf_engine::{EngineError, ModelError};
+    let unusable = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<EngineError>(),
+            Some(EngineError::Model(m)) if !matches!(m, ModelError::Candle { .. })
+        )
+    });
+    if unusable {
+        let shown: String = model.chars().take(200).collect();
+        anyhow::Error::new(crate::BadFlag(format!("--model `{shown}`: {e:#}")))
+    } else {
+        e
+    }
 }
 
 /// Exit 3 ([`crate::EXIT_ABSTAINED`]) when the printed answer abstained.

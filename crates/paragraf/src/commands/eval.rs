@@ -158,7 +158,8 @@ pub fn run(g: &Global, a: EvalArgs) -> Result<()> {
     };
     let searcher = EngineSearcher {
         engine: &engine,
-        top_k: a.flags.top_k.max(10),
+        // at least the default: the metrics read the first ten
+        top_k: a.flags.top_k.max(paragraf_types::limits::DEFAULT_TOP_K),
         generate: model.clone(),
         extractive: a.extractive,
     };

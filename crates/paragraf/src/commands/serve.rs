@@ -153,6 +153,17 @@ impl Backend for EngineBackend {
             "query_embedding": self.engine.query_embed_stats(),
         })
     }
+
+    fn model_loads(&self) -> Option<paragraf_server::ModelLoads> {
+        let s = self.engine.model_load_stats();
+        Some(paragraf_server::ModelLoads {
+            loads: s.loads,
+            switches: s.switches,
+            load_seconds: s.load_seconds,
+            loaded: s.loaded,
+            capacity: s.capacity,
+        })
+    }
 }
 
 pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
@@ -203,6 +214,13 @@ pub fn run(g: &Global, a: ServeArgs) -> Result<()> {
         a.embed_batch.map(|b| b.max(1)),
         a.query_cache,
     )?;
+    // every model a client may name stays loaded once used (at least the
+    // default two): alternating clients do not reload one per switch
+    engine.set_answer_models_kept(
+        cfg.answer_models
+            .len()
+            .max(paragraf_engine::answer_models::ANSWER_MODELS_KEPT),
+    );
     let backend: Arc<dyn Backend> = Arc::new(EngineBackend::new(engine, model));
     eprintln!("paragraf serve: http://{}/", cfg.addr);
     let rt = tokio::runtime::Builder::new_multi_thread()
