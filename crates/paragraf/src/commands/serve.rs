@@ -129,7 +129,9 @@ impl Backend for EngineBackend {
         else {
             return Ok(None);
         };
-        Ok(Some(NormView::from_chunks(first, &chunks)))
+        let mut view = NormView::from_chunks(first, &chunks);
+        view.url = self.engine.norm_url(&first.regulation, &first.norm);
+        Ok(Some(view))
     }
 
     fn ready(&self) -> bool {
