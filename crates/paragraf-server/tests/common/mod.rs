@@ -353,7 +353,7 @@ impl TestBackend {
             .iter()
             .find(|(_, c)| c.norm_ref() != primary)
             .filter(|_| margin < REVIEW_MARGIN)
-            .map(|(_, c)| c.citation.clone());
+            .map(|(_, c)| c.norm_ref().0);
         let mut connected: BTreeSet<NormRef> = top.references_out.iter().cloned().collect();
         connected.extend(top.references_in.iter().cloned());
         for (_, c) in ranked.iter().skip(1) {
