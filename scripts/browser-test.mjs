@@ -25,7 +25,8 @@ import { join, resolve } from "node:path";
 // our own phrasings (golden questions never appear verbatim in tests)
 const DPO = "Sind wir verpflichtet, einen Datenschutzbeauftragten zu benennen?";
 const DPO_EN = "Does our company have to appoint a data protection officer?";
-const NOTHING = "Wie hoch ist die Hundesteuer für zwei Dackel in unserer Gemeinde?";
+// weak hits (a word of the DPO norms), nothing that answers it
+const NOTHING = "Wie hoch ist die Hundesteuer für zwei Dackel, die in unserer Gemeinde bei Personen leben?";
 
 const [url, dirArg] = process.argv.slice(2);
 if (!url || !dirArg) {
@@ -123,7 +124,7 @@ try {
   await page.goto(url, { waitUntil: "load" });
   check((await page.title()).includes("Paragraf"), "page title");
   await page.waitForSelector("#status.bereit");
-  check(!(await page.textContent("#status")).includes("{"), "status pill without raw JSON");
+  check((await page.textContent("#status")).trim() === "bereit", "status pill says ready, without raw JSON");
   check(!((await page.getAttribute("#status", "title")) || "").includes("{"), "status tooltip without raw JSON");
   check((await page.textContent("#eingabe-hinweis")).includes("Umschalt+Enter"), "the page says Enter sends, Shift+Enter a new line");
   check(/^0 \/ 2\.000$/.test((await page.textContent("#zeichen")).trim()), `counter from /readyz: ${await page.textContent("#zeichen")}`);
@@ -202,6 +203,7 @@ try {
   await answerStates(page, "desktop-en", DPO_EN, 900);
   check((await page.getAttribute("html", "lang")) === "en", "an English question switches the page to English");
   check((await page.textContent("#eingabe-hinweis")).includes("Shift+Enter"), "hint in English");
+  check((await page.textContent("#status")).trim() === "ready", "status pill in English");
   const enBanner = await page.textContent("#pruefung");
   check(!/[äöüß]|Prüfung|Bitte/.test(enBanner), `banner and reasons in English: ${enBanner}`);
   const enFirst = await box(page, "#antwort .satz");

@@ -265,6 +265,8 @@ function startClock(kind) {
     $("#laeuft").textContent = kind === "answer" ? t("working")(s) : t("searching")(s);
     const w = $("#antwort .warten");
     if (w) w.textContent = t("working")(s);
+    // once the answer card shows its own progress line, the one under the field goes
+    $("#laeuft").hidden = !!w || !busy;
   };
   tick();
   clock = setInterval(tick, 250);
@@ -707,7 +709,9 @@ async function status() {
     const info = body.info || {};
     if (body.limits && body.limits.max_query_chars) { maxChars = body.limits.max_query_chars; updateCounter(); }
     pill.className = "pill " + (res.ok ? "bereit" : "nicht");
-    pill.textContent = res.ok ? t("ready") : t("loading");
+    // data-t: setLang translates it again when the language changes
+    pill.dataset.t = res.ok ? "ready" : "loading";
+    pill.textContent = t(pill.dataset.t);
     const chunks = typeof info.chunks === "number" ? info.chunks : info.index && info.index.chunks;
     const tip = [];
     if (typeof chunks === "number") tip.push(`${fmtInt(chunks)} ${t("chunks")}`);
@@ -720,6 +724,7 @@ async function status() {
     if (!res.ok) setTimeout(status, 3000);
   } catch (_) {
     pill.className = "pill fehlt";
+    pill.dataset.t = "unreachable";
     pill.textContent = t("unreachable");
   }
 }
