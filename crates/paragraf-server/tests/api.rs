@@ -1199,11 +1199,19 @@ async fn a_repeated_answer_comes_from_the_cache_at_once() {
     let second_ms = t.elapsed().as_secs_f64() * 1e3;
     println!("first answer {first_ms:.1} ms, repeated {second_ms:.1} ms");
     assert_eq!(second.status, StatusCode::OK);
-    assert!(second_ms < 100.0, "the repeated answer took {second_ms:.1} ms");
+    assert!(
+        second_ms < 100.0,
+        "the repeated answer took {second_ms:.1} ms"
+    );
     // the model did not run again, and the stream is the same events
     assert_eq!(backend.answers_run.load(Ordering::SeqCst), 1);
     assert_eq!(cache_count(&app, "hit").await, 1);
-    let names = |r: &Resp| sse(&r.text()).into_iter().map(|(e, _)| e).collect::<Vec<_>>();
+    let names = |r: &Resp| {
+        sse(&r.text())
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(names(&first), names(&second));
     assert!(names(&second).iter().any(|e| e == "sentence"));
     let fin = |r: &Resp| {

@@ -9,6 +9,7 @@
 //! the answers run.
 #![allow(dead_code)]
 
+use paragraf_corpus::Manifest;
 use paragraf_server::{AnswerEvent, AnswerRequest, Backend, BackendError, NormView, SearchRequest};
 use paragraf_types::{
     Answer, Assessment, Chunk, ChunkId, ControlMapping, EvidenceItem, Jurisdiction, Lang, NormRef,
@@ -16,7 +17,6 @@ use paragraf_types::{
 };
 use serde::Deserialize;
 use std::collections::BTreeSet;
-use paragraf_corpus::Manifest;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -158,7 +158,9 @@ const REVIEW_MARGIN: f64 = 0.05;
 const RELEVANCE_FLOOR: f64 = 0.25;
 
 /// Words ending in a full stop that do not end a sentence.
-const ABBREVIATIONS: &[&str] = &["Art.", "Abs.", "Nr.", "lit.", "S.", "bzw.", "z.", "B.", "vgl."];
+const ABBREVIATIONS: &[&str] = &[
+    "Art.", "Abs.", "Nr.", "lit.", "S.", "bzw.", "z.", "B.", "vgl.",
+];
 
 /// English function words: a question with more of them than German ones
 /// is English.
@@ -304,12 +306,7 @@ impl TestBackend {
             })
             .collect();
         let rank = t0.elapsed();
-        let assessment = self.assess(
-            &scored
-                .iter()
-                .map(|s| (s.0, s.1, s.3))
-                .collect::<Vec<_>>(),
-        );
+        let assessment = self.assess(&scored.iter().map(|s| (s.0, s.1, s.3)).collect::<Vec<_>>());
         let mut timings = paragraf_types::Timings::new();
         timings.insert("analyze".into(), analyze.as_secs_f64() * 1000.0);
         timings.insert("rank".into(), (rank - analyze).as_secs_f64() * 1000.0);
@@ -424,8 +421,7 @@ impl TestBackend {
     /// gate's reason): the answer abstains without the model.
     fn irrelevant(a: &Assessment) -> bool {
         a.primary_norm.is_none()
-            || a
-                .human_review_reasons
+            || a.human_review_reasons
                 .iter()
                 .any(|r| r.starts_with("keine belastbare Quelle"))
     }
@@ -562,8 +558,7 @@ impl Backend for TestBackend {
             tokens += 1;
             sentence.push_str(word);
             let w = word.trim_end().trim_start_matches('(');
-            let closes =
-                (w.ends_with('.') && !ABBREVIATIONS.contains(&w)) || i + 1 == words.len();
+            let closes = (w.ends_with('.') && !ABBREVIATIONS.contains(&w)) || i + 1 == words.len();
             if closes {
                 let g = Self::gate_sentence(&sentence, &retrieved, &mut citations, &mut removed);
                 sentence.clear();
