@@ -150,6 +150,19 @@ pub struct Manifest {
     act_index: HashMap<String, usize>,
 }
 
+/// A provision number as the official sites write it in addresses: digits,
+/// then at most a few letters (`38`, `4f`, `202a`) or a Roman numeral
+/// (`III`, for annexes).
+fn is_provision_number(n: &str) -> bool {
+    let digits = n.chars().take_while(char::is_ascii_digit).count();
+    let rest = &n[digits..];
+    if digits > 0 {
+        rest.len() <= 2 && rest.chars().all(|c| c.is_ascii_lowercase())
+    } else {
+        !rest.is_empty() && rest.len() <= 6 && rest.chars().all(|c| "IVXLC".contains(c))
+    }
+}
+
 /// Alias key: lower-case letters and digits only (`DS-GVO` → `dsgvo`).
 pub fn alias_key(s: &str) -> String {
     s.chars()
@@ -279,6 +292,48 @@ impl Manifest {
         self.act_index
             .get(&number.trim().to_ascii_uppercase())
             .map(|&i| self.regulations[i].name.as_str())
+    }
+
+    /// The official address of one provision (`norm` as the corpus labels
+    /// it: `§ 38`, `§ 4f`, `Art. 37`, `ErwG 97`, `Anhang III`) of a
+    /// regulation: the per-§ page of gesetze-im-internet.de
+    /// (`…/bdsg_2018/__38.html`, `__4f.html`; the law's slug is the one in
+    /// the regulation's `url`), the article's, recital's or annex's anchor
+    /// on EUR-Lex where the regulation's source file carries those anchors
+    /// (EUR-Lex XHTML: `#art_37`, `#rct_97`, `#anx_III`), else the
+    /// regulation's own `url`. `None` when the regulation has no `url`.
+    pub fn norm_url(&self, regulation: &str, norm: &str) -> Option<String> {
+        let base = self.regulation(regulation)?.url.clone()?;
+        let norm = norm.trim();
+        const GII: &str = "https://www.gesetze-im-internet.de/";
+        if let Some(slug) = base.strip_prefix(GII) {
+            let slug = slug.trim_end_matches('/');
+            let section = norm
+                .strip_prefix('§')
+                .map(str::trim)
+                .filter(|n| is_provision_number(n));
+            return Some(match section {
+                Some(n) if !slug.is_empty() && !slug.contains('/') => {
+                    format!("{GII}{slug}/__{}.html", n.to_ascii_lowercase())
+                }
+                _ => base,
+            });
+        }
+        let anchored = self.sources.iter().any(|s| {
+            s.regulation.as_deref() == Some(regulation) && s.format == SourceFormat::EurlexXhtml
+        });
+        if anchored && !base.contains('#') {
+            let anchor = [("Art.", "art_"), ("ErwG", "rct_"), ("Anhang", "anx_")]
+                .iter()
+                .find_map(|(label, id)| {
+                    let n = norm.strip_prefix(label)?.trim();
+                    is_provision_number(n).then(|| format!("#{id}{n}"))
+                });
+            if let Some(a) = anchor {
+                return Some(format!("{base}{a}"));
+            }
+        }
+        Some(base)
     }
 
     /// Position of a regulation in the manifest (sort order of chunks).
@@ -642,5 +697,48 @@ mod tests {
         assert!(m.is_ignored("scale/gii-all-federal-law.tar.zst"));
         assert!(m.is_ignored("eu/en/LICENSE-Apache-2.0.txt"));
         assert!(!m.is_ignored("de/gii/bdsg_2018.xml"));
+    }
+
+    #[test]
+    fn norm_url_points_at_the_provision_where_the_site_has_an_address() {
+        let m = m();
+        let url = |r: &str, n: &str| m.norm_url(r, n).unwrap_or_default();
+        // gesetze-im-internet.de: one page per §, lettered §§ in lower case
+        assert_eq!(
+            url("BDSG", "§ 38"),
+            "https://www.gesetze-im-internet.de/bdsg_2018/__38.html"
+        );
+        assert_eq!(
+            url("HGB", "§ 267"),
+            "https://www.gesetze-im-internet.de/hgb/__267.html"
+        );
+        assert_eq!(
+            url("BDSG", "§ 4f"),
+            "https://www.gesetze-im-internet.de/bdsg_2018/__4f.html"
+        );
+        // no § page for anything else: the law's page
+        assert_eq!(
+            url("BDSG", "Anlage"),
+            "https://www.gesetze-im-internet.de/bdsg_2018/"
+        );
+        // EUR-Lex: the XHTML source carries art_/rct_/anx_ anchors
+        assert_eq!(
+            url("KI-VO", "Art. 5"),
+            "https://eur-lex.europa.eu/eli/reg/2024/1689/oj#art_5"
+        );
+        assert_eq!(
+            url("KI-VO", "ErwG 27"),
+            "https://eur-lex.europa.eu/eli/reg/2024/1689/oj#rct_27"
+        );
+        assert_eq!(
+            url("KI-VO", "Anhang III"),
+            "https://eur-lex.europa.eu/eli/reg/2024/1689/oj#anx_III"
+        );
+        // Formex / JSON sources show no anchors: the act's page
+        assert_eq!(
+            url("DSGVO", "Art. 37"),
+            "https://eur-lex.europa.eu/eli/reg/2016/679/oj"
+        );
+        assert_eq!(m.norm_url("no such law", "§ 1"), None);
     }
 }

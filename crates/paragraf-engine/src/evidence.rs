@@ -801,19 +801,28 @@ pub fn select(scored: Vec<ScoredUnit>) -> Vec<ScoredUnit> {
 }
 
 /// The evidence entries of selected units.
+///
+/// `url_of(regulation, norm label)` gives the official address of the
+/// provision (`("BDSG", "§ 38")`), see `Manifest::norm_url`.
 pub fn to_evidence(
     selected: &[ScoredUnit],
-    url_of: &dyn Fn(&str) -> Option<String>,
+    url_of: &dyn Fn(&str, &str) -> Option<String>,
 ) -> Vec<Evidence> {
     selected
         .iter()
-        .map(|s| Evidence {
-            pinpoint: s.unit.pinpoint.clone(),
-            norm: s.unit.norm.as_str().to_string(),
-            regulation: s.unit.regulation.clone(),
-            text: s.unit.quote(),
-            url: url_of(&s.unit.regulation),
-            lang: s.unit.lang,
+        .map(|s| {
+            let norm = s.unit.norm.as_str();
+            let label = norm
+                .strip_suffix(s.unit.regulation.as_str())
+                .map_or(norm, str::trim);
+            Evidence {
+                pinpoint: s.unit.pinpoint.clone(),
+                norm: norm.to_string(),
+                regulation: s.unit.regulation.clone(),
+                text: s.unit.quote(),
+                url: url_of(&s.unit.regulation, label),
+                lang: s.unit.lang,
+            }
         })
         .collect()
 }
@@ -1014,7 +1023,7 @@ mod tests {
         let sel = select(scored);
         let pins: Vec<&str> = sel.iter().map(|s| s.unit.pinpoint.as_str()).collect();
         assert_eq!(pins, vec!["§ 1 Abs. 1 Satz 1 XG", "§ 1 Abs. 1 Satz 2 XG"]);
-        let ev = to_evidence(&sel, &|_| Some("https://example.invalid".into()));
+        let ev = to_evidence(&sel, &|_, _| Some("https://example.invalid".into()));
         let text = extractive_text(&ev, Lang::De);
         assert!(
             text.contains("§ 1 Abs. 1 Satz 2 XG: „Die Meldung erfolgt binnen 72 Stunden.“ [2]"),

@@ -61,6 +61,13 @@ pub const ATTRIBUTION_MIN_OVERLAP: f64 = 0.6;
 /// Pinned by `a_cited_sentence_must_say_what_its_source_says`.
 pub const SUPPORT_MIN_OVERLAP: f64 = 0.5;
 
+/// Fewest words (tokens with a letter; norm labels such as `Art. 37` and
+/// numbers do not count) a sentence of the model needs to be shown as a
+/// statement of the answer: a bare number ("20 [1].") or a one-word
+/// fragment is dropped, even when its number occurs in the source.
+/// Pinned by `a_bare_number_or_fragment_is_not_a_sentence`.
+pub const STATEMENT_MIN_WORDS: usize = 2;
+
 /// One numbered source excerpt given to the model (`[n]` = index + 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Source {
@@ -160,6 +167,15 @@ fn without_labels(text: &str) -> String {
         .expect("valid label regex")
     });
     re.replace_all(text, " ").into_owned()
+}
+
+/// Words of a sentence that can carry a statement: tokens with a letter,
+/// norm labels and pinpoints left out (see [`STATEMENT_MIN_WORDS`]).
+fn statement_words(text: &str) -> usize {
+    without_labels(text)
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count()
 }
 
 /// Numbers a sentence states (`72`, `20 000 000`, `4`), digits only; norm
@@ -287,6 +303,9 @@ impl<'a> Gate<'a> {
             return None;
         }
         self.judged += 1;
+        if statement_words(&clean) < STATEMENT_MIN_WORDS {
+            return self.drop_with("kein vollständiger Satz (nur eine Zahl oder ein Bruchstück)");
+        }
         let named = (self.checks.extract)(&clean);
         let mut bad: Vec<String> = Vec::new();
         // Quelle: a law the engine cannot resolve is never a source
@@ -982,6 +1001,33 @@ mod tests {
             out.answer.abstain_reason,
             Some(AbstainReason::NoSupportedStatement)
         );
+    }
+
+    #[test]
+    fn a_bare_number_or_fragment_is_not_a_sentence() {
+        const S38: &str = "Der Verantwortliche benennt eine Datenschutzbeauftragte oder einen Datenschutzbeauftragten, soweit er in der Regel mindestens 20 Personen ständig mit der automatisierten Verarbeitung personenbezogener Daten beschäftigt.";
+        let sources = vec![src_text("§ 38 BDSG", SourceClass::BindingLaw, S38)];
+        // the number is in the source, but "20" alone says nothing
+        for fragment in ["20 [1].", "Mindestens 20 [1].", "§ 38 [1]."] {
+            let out = gated(fragment, &sources, &["§ 38 BDSG"]);
+            assert_eq!(out.kept_sentences, 0, "{fragment}");
+            assert!(out.answer.abstained, "{fragment}");
+            assert!(
+                out.answer
+                    .removed_citations
+                    .iter()
+                    .any(|r| r.reason.contains("kein vollständiger Satz")),
+                "{fragment}: {:?}",
+                out.answer.removed_citations
+            );
+        }
+        let text = "20 [1]. Ein Datenschutzbeauftragter ist zu benennen, soweit mindestens 20 Personen ständig mit der automatisierten Verarbeitung beschäftigt sind [1].";
+        let out = gated(text, &sources, &["§ 38 BDSG"]);
+        assert_eq!(out.kept_sentences, 1);
+        assert_eq!(out.dropped_sentences, 1);
+        assert!(!out.answer.text.starts_with("20"), "{}", out.answer.text);
+        assert!(statement_words("Art. 37 DSGVO") < STATEMENT_MIN_WORDS);
+        assert!(statement_words("Ja, nach Art. 37 DSGVO.") >= STATEMENT_MIN_WORDS);
     }
 
     #[test]

@@ -1090,7 +1090,7 @@ impl Engine {
         );
         mark(&mut t, "rank", &mut lap);
         let chunk_of = |id: &ChunkId| self.chunk(id);
-        let assessment = assess(
+        let mut assessment = assess(
             &analysis,
             &results,
             &chunk_of,
@@ -1098,6 +1098,7 @@ impl Engine {
             &self.index.extras.evidence,
             &self.params,
         );
+        assessment.runner_up = runner_up(&results, assessment.winner_margin, &self.params);
         results.truncate(opts.top_k);
         self.mark_lexical_tier(&mut results);
         self.mark_bridged(&mut results, &bridged);
@@ -1110,6 +1111,7 @@ impl Engine {
                 assessment,
                 answer: None,
                 timings_ms: t,
+                lang: Some(analysis.lang),
             },
             analysis,
         })
@@ -1211,6 +1213,13 @@ impl Engine {
             }
         }
         best
+    }
+
+    /// The official address of a provision (`("BDSG", "§ 38")` →
+    /// `https://www.gesetze-im-internet.de/bdsg_2018/__38.html`), see
+    /// `paragraf_corpus::Manifest::norm_url`.
+    pub fn norm_url(&self, regulation: &str, norm: &str) -> Option<String> {
+        self.manifest.norm_url(regulation, norm)
     }
 
     /// Install an already loaded answer model under `name` (a model the
@@ -1383,7 +1392,7 @@ impl Engine {
             &idf,
         );
         let selected = evidence::select(scored);
-        let url_of = |reg: &str| self.manifest.regulation(reg).and_then(|r| r.url.clone());
+        let url_of = |reg: &str, norm: &str| self.manifest.norm_url(reg, norm);
         evidence::to_evidence(&selected, &url_of)
     }
 
@@ -1631,6 +1640,30 @@ impl Engine {
         }
         None
     }
+}
+
+/// The near tie of a ranked list: the citation of the best result of
+/// another norm than the top one when the winner's margin is below the
+/// review margin (`assessReviewMargin`), so a reader sees both candidates.
+fn runner_up(
+    results: &[paragraf_types::SearchResult],
+    margin: f64,
+    params: &RankParams,
+) -> Option<String> {
+    if margin >= params.assess_review_margin {
+        return None;
+    }
+    let top = results.first()?;
+    let top_norm = NormRef::new(&top.norm, &top.regulation);
+    let second = results
+        .iter()
+        .skip(1)
+        .find(|r| NormRef::new(&r.norm, &r.regulation) != top_norm)?;
+    Some(if second.citation.trim().is_empty() {
+        NormRef::new(&second.norm, &second.regulation).0
+    } else {
+        second.citation.clone()
+    })
 }
 
 /// The warning shown with an answer whose assessment asks for human review.

@@ -57,6 +57,7 @@ fn out(
             assessment,
             answer: None,
             timings_ms: Default::default(),
+            lang: None,
         },
         analysis,
         answer: None,

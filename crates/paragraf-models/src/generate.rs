@@ -197,10 +197,9 @@ pub fn load_generator(
     }
     let files = resolve(entry, opts)?;
     if entry.architecture == Architecture::Scripted {
-        return Ok(Box::new(crate::scripted::ScriptedGenerator::from_file(
-            &entry.name,
-            &files.weights,
-        )?));
+        let g = crate::scripted::ScriptedGenerator::from_file(&entry.name, &files.weights)?;
+        let delay = std::time::Duration::from_millis(entry.word_delay_ms.unwrap_or(0));
+        return Ok(Box::new(g.with_word_delay(delay)));
     }
     let g = load_generator_from_file(
         &files.weights,

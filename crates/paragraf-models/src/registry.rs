@@ -288,6 +288,12 @@ pub struct ModelEntry {
     /// `--params` file. The keys are checked by the rank crate when applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank_params: Option<toml::Table>,
+    /// Scripted answer models only: milliseconds the model pauses before
+    /// each word, as a real model spends decoding it (tests of streaming:
+    /// the first sentence must reach the client before the last word is
+    /// written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word_delay_ms: Option<u64>,
 }
 
 fn default_revision() -> String {

@@ -1,16 +1,21 @@
 //! A scripted answer model: replays the text of a file, word by word, as if
 //! a model wrote it — whatever the prompt. For tests and demonstrations of
 //! the citation gate without model weights (`architecture = "scripted"` in
-//! a user's `models.toml`; never in the built-in registry).
+//! a user's `models.toml`; never in the built-in registry). An optional
+//! pause per word (`word_delay_ms` in the entry) stands in for decoding
+//! time, so streaming can be tested.
 
 use crate::error::ModelError;
 use crate::generate::{ChatMessage, GenOutput, GenParams, Generator, GeneratorInfo, StopReason};
 use std::path::Path;
+use std::time::Duration;
 
 /// The replaying generator.
 pub struct ScriptedGenerator {
     info: GeneratorInfo,
     text: String,
+    /// Pause before each word.
+    word_delay: Duration,
 }
 
 impl ScriptedGenerator {
@@ -35,7 +40,15 @@ impl ScriptedGenerator {
                 path: path.to_path_buf(),
             },
             text: text.trim_end().to_string(),
+            word_delay: Duration::ZERO,
         }
+    }
+
+    /// The same generator pausing `delay` before each word (as a model
+    /// spends time decoding it).
+    pub fn with_word_delay(mut self, delay: Duration) -> ScriptedGenerator {
+        self.word_delay = delay;
+        self
     }
 }
 
@@ -62,6 +75,9 @@ impl Generator for ScriptedGenerator {
             if n >= params.max_tokens {
                 stop_reason = StopReason::MaxTokens;
                 break;
+            }
+            if !self.word_delay.is_zero() {
+                std::thread::sleep(self.word_delay);
             }
             n += 1;
             text.push_str(w);
@@ -102,5 +118,21 @@ mod tests {
         assert_eq!(seen, vec!["Eins ", "zwei "]);
         assert_eq!(out.generated_tokens, 2);
         assert_eq!(out.stop_reason, StopReason::MaxTokens);
+    }
+
+    #[test]
+    fn word_delay_paces_the_words() {
+        let mut g = ScriptedGenerator::new("s", "Eins zwei drei.", Path::new("x"))
+            .with_word_delay(Duration::from_millis(30));
+        let t0 = std::time::Instant::now();
+        let mut at = Vec::new();
+        g.chat(&[], &GenParams::default(), &mut |_| {
+            at.push(t0.elapsed());
+            true
+        })
+        .unwrap();
+        assert_eq!(at.len(), 3);
+        assert!(at[0] >= Duration::from_millis(30), "{at:?}");
+        assert!(at[2] >= Duration::from_millis(90), "{at:?}");
     }
 }

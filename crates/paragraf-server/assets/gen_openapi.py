@@ -52,7 +52,8 @@ schemas["EvidenceItem"] = obj({"norm": str_, "regulation": str_, "requirement_su
   "artifact_example": str_, "description": str_, "retention_period": str_, "auditor_questions": arr(str_), "cross_references": arr(str_), "source_file": str_})
 schemas["Assessment"] = obj({"primary_norm": nstr, "primary_regulation": nstr, "connected_norms": arr(str_), "cross_regime": bool_,
   "winner_margin": num, "human_review_flag": bool_, "human_review_reasons": arr(str_), "score_reasoning": str_,
-  "controls": arr(ref("ControlMapping")), "evidence": arr(ref("EvidenceItem"))},
+  "controls": arr(ref("ControlMapping")), "evidence": arr(ref("EvidenceItem")),
+  "runner_up": {"type": "string", "description": "The best result of another norm (its citation) when it is close behind the primary norm (winner_margin below the review margin): a near tie to weigh too. Absent otherwise."}},
   required=["primary_norm","primary_regulation","connected_norms","cross_regime","winner_margin","human_review_flag","human_review_reasons","score_reasoning"])
 schemas["RemovedCitation"] = obj({"text": str_, "reason": str_})
 schemas["Answer"] = obj({"text": str_, "citations": arr(str_), "abstained": bool_, "removed_citations": arr(ref("RemovedCitation")),
@@ -63,20 +64,25 @@ schemas["Answer"] = obj({"text": str_, "citations": arr(str_), "abstained": bool
   "evidence": arr(ref("Evidence")), "review_warning": {"type": "string", "description": "Shown with the answer when the assessment asks for human review; the answer is given all the same."}},
   required=["text","citations","abstained","removed_citations","model","generated_tokens"],
   desc="Grounded answer after citation gating.")
-schemas["Evidence"] = obj({"pinpoint": str_, "norm": str_, "regulation": str_, "text": str_, "url": str_, "lang": ref("Lang")},
+schemas["Evidence"] = obj({"pinpoint": str_, "norm": str_, "regulation": str_, "text": str_, "url": {"type": "string", "description": "Official address of the provision (per-§ page, EUR-Lex article anchor) or else of the act."}, "lang": ref("Lang")},
   required=["pinpoint","norm","regulation","text","lang"], desc="A pinpoint unit the answer rests on (`[n]` of the text = the n-th entry): `§ 38 Abs. 1 Satz 1 BDSG`, its text (an item with its list's lead-in), the official source.")
 schemas["Timings"] = {"type": "object", "additionalProperties": num, "description": "Milliseconds per pipeline stage (analyze, embed, dense, lexical, fusion, rank, assess, generate, total)."}
-schemas["SearchResponse"] = obj({"query": str_, "results": arr(ref("SearchResult")), "assessment": ref("Assessment"), "answer": ref("Answer"), "timings_ms": ref("Timings")},
+schemas["SearchResponse"] = obj({"query": str_, "results": arr(ref("SearchResult")), "assessment": ref("Assessment"), "answer": ref("Answer"), "timings_ms": ref("Timings"),
+  "lang": {"allOf": [ref("Lang")], "description": "Language of the question as the engine read it (the web page follows it)."}},
   required=["query","results","assessment","timings_ms"], desc="The output contract of search and answer.")
 schemas["NormMetadata"] = obj({"source_class": ref("SourceClass"), "source_role": ref("SourceRole"), "jurisdiction": ref("Jurisdiction"), "status": ref("Status"),
   "valid_from": nstr, "valid_to": nstr, "superseded_by": nstr, "lang": ref("Lang")})
 schemas["LanguageVariant"] = obj({"lang": ref("Lang"), "id": str_})
 schemas["NormView"] = obj({"id": str_, "norm_ref": str_, "regulation": str_, "norm": str_, "title": str_, "text": str_, "breadcrumb": arr(str_),
-  "metadata": ref("NormMetadata"), "references_out": arr(str_), "references_in": arr(str_), "chunks": arr(str_), "language_variants": arr(ref("LanguageVariant"))})
+  "metadata": ref("NormMetadata"), "references_out": arr(str_), "references_in": arr(str_), "chunks": arr(str_), "language_variants": arr(ref("LanguageVariant")),
+  "url": {"type": "string", "description": "Official address of the provision itself where the official site has one (gesetze-im-internet.de per-§ page, EUR-Lex article anchor), else of the act; absent when the corpus names no official source."}},
+  required=["id","norm_ref","regulation","norm","title","text","breadcrumb","metadata","references_out","references_in","chunks","language_variants"])
 schemas["ErrorBody"] = obj({"error": obj({"code": str_, "message": str_, "field": nstr})}, desc="Every 4xx/5xx body.")
 schemas["SentenceEvent"] = obj({"text": str_}, desc="Data of an SSE `sentence` event: one sentence of the answer after the citation gate (raw model output is never sent).")
 schemas["Health"] = obj({"status": {"type": "string", "enum": ["ok"]}})
-schemas["Ready"] = obj({"status": {"type": "string", "enum": ["ready","loading"]}, "info": {"type": "object"}})
+schemas["Ready"] = obj({"status": {"type": "string", "enum": ["ready","loading"]}, "info": {"type": "object"},
+  "limits": obj({"max_query_chars": {"type": "integer", "minimum": 1, "description": "Longest accepted question, in characters."}}, desc="Request limits a client should know before it asks.")},
+  required=["status","info"])
 schemas["ModelList"] = obj({"object": {"type": "string", "enum": ["list"]}, "data": arr(obj({"id": str_, "object": str_, "created": int0, "owned_by": str_}))})
 content_part = obj({"type": str_, "text": str_}, required=["type"], addl=True)
 schemas["ChatMessage"] = obj({"role": {"type": "string", "description": "system, user, assistant, …"}, "content": {"oneOf": [str_, arr(content_part), {"type": "null"}]}}, required=["role"], addl=True)
@@ -104,7 +110,7 @@ ex_result = {"rank": 1, "chunk_id": "DSGVO/Art.37/Abs.1", "regulation": "DSGVO",
 ex_assessment = {"primary_norm": "Art. 37 DSGVO", "primary_regulation": "DSGVO", "connected_norms": ["§ 38 BDSG", "Art. 38 DSGVO"],
   "cross_regime": True, "winner_margin": 0.12, "human_review_flag": True, "human_review_reasons": ["mehrere Regelwerke betroffen: BDSG, DSGVO"],
   "score_reasoning": "Art. 37 DSGVO führt mit Score 0.720 (binding_law, EU)"}
-ex_response = {"query": dpo, "results": [ex_result], "assessment": ex_assessment, "timings_ms": {"rank": 1.2, "total": 3.4}}
+ex_response = {"query": dpo, "results": [ex_result], "assessment": ex_assessment, "timings_ms": {"rank": 1.2, "total": 3.4}, "lang": "de"}
 ex_answer_response = dict(ex_response, answer={"text": "Ein Unternehmen muss einen Datenschutzbeauftragten benennen, wenn … (Art. 37 DSGVO).",
   "citations": ["Art. 37 DSGVO"], "abstained": False, "removed_citations": [{"text": "Art. 83 DSGVO", "reason": "nicht unter den gefundenen Normen"}],
   "model": "qwen2.5-1.5b-instruct", "generated_tokens": 57})
@@ -112,7 +118,8 @@ ex_norm = {"id": "DSGVO/Art.37/Abs.1", "norm_ref": "Art. 37 DSGVO", "regulation"
   "text": "Der Verantwortliche und der Auftragsverarbeiter benennen …", "breadcrumb": ["Kapitel IV", "Abschnitt 4"],
   "metadata": {"source_class": "binding_law", "source_role": "obligation", "jurisdiction": "EU", "status": "in_force", "valid_from": "2018-05-25", "valid_to": None, "superseded_by": None, "lang": "de"},
   "references_out": ["Art. 9 DSGVO"], "references_in": ["§ 38 BDSG"], "chunks": ["DSGVO/Art.37/Abs.1", "DSGVO/Art.37/Abs.5"],
-  "language_variants": [{"lang": "en", "id": "DSGVO/Art.37/Abs.1@en"}]}
+  "language_variants": [{"lang": "en", "id": "DSGVO/Art.37/Abs.1@en"}],
+  "url": "https://eur-lex.europa.eu/eli/reg/2016/679/oj"}
 ex_error = {"error": {"code": "invalid_field", "message": "`top_k` ist 500; erlaubt sind höchstens 50", "field": "top_k"}}
 ex_chat_req = {"model": "paragraf", "messages": [{"role": "user", "content": dpo}], "stream": False}
 ex_chat = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1767225600, "model": "paragraf",
@@ -174,4 +181,5 @@ doc = {"openapi": "3.1.0",
   "security": [{"bearer": []}],
   "paths": paths,
   "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "Only when the server runs with an API key; applies to /v1/*."}}}}
-open('/work/main/crates/paragraf-server/assets/openapi.json', 'w').write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+import os
+open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'openapi.json'), 'w').write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")

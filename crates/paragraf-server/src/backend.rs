@@ -142,13 +142,19 @@ pub struct NormView {
     pub chunks: Vec<ChunkId>,
     /// The same norm in other languages.
     pub language_variants: Vec<LanguageVariant>,
+    /// Official address of the provision itself where the official site
+    /// has one (gesetze-im-internet.de per-§ page, EUR-Lex article anchor),
+    /// else of the act; `None` when the corpus names no official source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl NormView {
     /// The view of a norm resolved to chunk `first`: text, chunks and the
     /// references of every chunk of `norm` in `first`'s language (in the
     /// order given), the other languages as variants (first chunk of each).
-    /// Both backends build their views here, the engine's and the test stub.
+    /// Both backends build their views here, the engine's and the test stub;
+    /// each sets [`NormView::url`] itself.
     pub fn from_chunks(first: &Chunk, norm: &[&Chunk]) -> NormView {
         let same_lang: Vec<&Chunk> = norm
             .iter()
@@ -196,6 +202,7 @@ impl NormView {
             references_in: refs_in.into_iter().collect(),
             chunks: same_lang.iter().map(|c| c.id.clone()).collect(),
             language_variants: variants,
+            url: None,
         }
     }
 }
@@ -255,6 +262,15 @@ pub trait Backend: Send + Sync + 'static {
     /// Names of the loaded index and models, for `/readyz` and the web page.
     /// Called on the async runtime: must be cheap and must not block.
     fn info(&self) -> serde_json::Value;
+
+    /// Identity of what answers depend on besides the request — the index
+    /// (its build) and the models — for the answer cache: answers are kept
+    /// under it, and all of them are dropped when it changes. `None` (the
+    /// default): this backend's answers are not cached. Called on the async
+    /// runtime: must be cheap and must not block.
+    fn cache_identity(&self) -> Option<String> {
+        None
+    }
 
     /// What loading answer models has cost (`/metrics`); `None` for a
     /// backend without models. Called on the async runtime: must be cheap

@@ -37,6 +37,9 @@ pub struct Limits {
     /// served) within `request_timeout`. One per core keeps the machine
     /// busy without starving the answer worker of CPU time.
     pub max_concurrent_searches: usize,
+    /// Complete answers kept for repeated questions (least recently used
+    /// out first); 0 turns the answer cache off. See `cache.rs`.
+    pub answer_cache_entries: usize,
 }
 
 impl Default for Limits {
@@ -55,6 +58,7 @@ impl Default for Limits {
             max_concurrent_searches: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
+            answer_cache_entries: 64,
         }
     }
 }

@@ -257,14 +257,17 @@ pub(crate) async fn healthz() -> Json<serde_json::Value> {
 pub(crate) async fn readyz(State(state): State<AppState>) -> Response {
     let b = state.backend.clone();
     let probe = std::panic::catch_unwind(AssertUnwindSafe(|| (b.ready(), b.info())));
+    // what a client must know before it asks (the web page's counter)
+    let limits = serde_json::json!({ "max_query_chars": state.limits.max_query_chars });
     match probe {
         Ok((true, info)) => {
-            Json(serde_json::json!({ "status": "ready", "info": info })).into_response()
+            Json(serde_json::json!({ "status": "ready", "info": info, "limits": limits }))
+                .into_response()
         }
         Ok((false, info)) => (
             StatusCode::SERVICE_UNAVAILABLE,
             [(header::RETRY_AFTER, "5")],
-            Json(serde_json::json!({ "status": "loading", "info": info })),
+            Json(serde_json::json!({ "status": "loading", "info": info, "limits": limits })),
         )
             .into_response(),
         Err(_) => {

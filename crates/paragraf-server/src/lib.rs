@@ -26,6 +26,7 @@
 //! ```
 
 pub mod backend;
+mod cache;
 pub mod config;
 pub mod error;
 pub mod extract;
@@ -154,6 +155,7 @@ fn build(backend: Arc<dyn Backend>, cfg: &ServerConfig) -> std::io::Result<(Rout
         metrics.clone(),
         cfg.limits.answer_queue_capacity,
         cfg.limits.answer_timeout,
+        cfg.limits.answer_cache_entries,
     )?;
     let state = AppState {
         backend,

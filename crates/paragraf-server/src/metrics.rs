@@ -121,6 +121,8 @@ pub struct Metrics {
     job_micros: AtomicU64,
     connections_open: AtomicI64,
     connections_timed_out: AtomicU64,
+    answer_cache_hits: AtomicU64,
+    answer_cache_misses: AtomicU64,
     started: StartTime,
 }
 
@@ -239,6 +241,16 @@ impl Metrics {
         self.answers_rejected.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// One answer served from the answer cache.
+    pub fn answer_cache_hit(&self) {
+        self.answer_cache_hits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// One answer looked up in the answer cache and not found.
+    pub fn answer_cache_miss(&self) {
+        self.answer_cache_misses.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// One backend call panicked (and was caught).
     pub fn backend_panic(&self) {
         self.backend_panics.fetch_add(1, Ordering::Relaxed);
@@ -341,6 +353,20 @@ impl Metrics {
             let _ = writeln!(
                 out,
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
+        }
+        out.push_str(
+            "# HELP paragraf_answer_cache_total Answers looked up in the answer cache, by outcome.\n\
+             # TYPE paragraf_answer_cache_total counter\n",
+        );
+        for (result, n) in [
+            ("hit", &self.answer_cache_hits),
+            ("miss", &self.answer_cache_misses),
+        ] {
+            let _ = writeln!(
+                out,
+                "paragraf_answer_cache_total{{result=\"{result}\"}} {}",
+                n.load(Ordering::Relaxed)
             );
         }
         // the standard process metrics of the Prometheus client libraries

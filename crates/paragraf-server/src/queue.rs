@@ -5,6 +5,7 @@
 //! generation.
 
 use crate::backend::{AnswerEvent, AnswerRequest, Backend};
+use crate::cache::{AnswerCache, CachedAnswer};
 use crate::error::{from_backend, ApiError};
 use crate::metrics::Metrics;
 use axum::http::StatusCode;
@@ -32,6 +33,9 @@ struct Job {
     req: AnswerRequest,
     deadline: Instant,
     events: mpsc::Sender<WorkerEvent>,
+    /// Where a complete answer is kept: the cache, the backend identity
+    /// and the request's key (`None`: not cached).
+    cache: Option<(Arc<AnswerCache>, String, String)>,
 }
 
 impl Job {
@@ -79,6 +83,9 @@ impl Shared {
 /// once the queue is drained.
 pub(crate) struct AnswerQueue {
     shared: Arc<Shared>,
+    /// For the answer cache's identity.
+    backend: Arc<dyn Backend>,
+    cache: Arc<AnswerCache>,
 }
 
 impl Drop for AnswerQueue {
@@ -139,6 +146,7 @@ impl AnswerQueue {
         metrics: Arc<Metrics>,
         capacity: usize,
         max_wait: Duration,
+        cache_entries: usize,
     ) -> std::io::Result<Self> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
@@ -148,6 +156,7 @@ impl AnswerQueue {
             metrics,
         });
         let worker = shared.clone();
+        let handle = backend.clone();
         std::thread::Builder::new()
             .name("paragraf-answer".into())
             .spawn(move || loop {
@@ -176,7 +185,38 @@ impl AnswerQueue {
                     worker.lock().running_since = None;
                 });
             })?;
-        Ok(AnswerQueue { shared })
+        Ok(AnswerQueue {
+            shared,
+            backend: handle,
+            cache: Arc::new(AnswerCache::new(cache_entries)),
+        })
+    }
+
+    /// The events of a cached answer, as the worker sent them the first
+    /// time; `None` on a miss (or when the backend's answers are not
+    /// cached). Hits and misses are counted.
+    fn cached(&self, req: &AnswerRequest) -> Option<mpsc::Receiver<WorkerEvent>> {
+        let identity = self.backend.cache_identity()?;
+        if !self.cache.enabled() {
+            return None;
+        }
+        let metrics = &self.shared.metrics;
+        let Some(hit) = self.cache.get(&identity, &AnswerCache::key(req)) else {
+            metrics.answer_cache_miss();
+            return None;
+        };
+        metrics.answer_cache_hit();
+        let (tx, rx) = mpsc::channel(hit.sentences.len() + 2);
+        let events = std::iter::once(WorkerEvent::Results(Box::new(hit.results.clone())))
+            .chain(hit.sentences.iter().cloned().map(WorkerEvent::Sentence))
+            .chain(std::iter::once(WorkerEvent::Final(Box::new(
+                hit.last.clone(),
+            ))));
+        for ev in events {
+            // the channel holds them all
+            let _ = tx.try_send(ev);
+        }
+        Some(rx)
     }
 
     /// Enqueue an answer; the receiver yields its events. 503 when full.
@@ -185,6 +225,14 @@ impl AnswerQueue {
         req: AnswerRequest,
         deadline: Instant,
     ) -> Result<mpsc::Receiver<WorkerEvent>, ApiError> {
+        if let Some(rx) = self.cached(&req) {
+            return Ok(rx);
+        }
+        let cache = self
+            .backend
+            .cache_identity()
+            .filter(|_| self.cache.enabled())
+            .map(|id| (self.cache.clone(), id, AnswerCache::key(&req)));
         let (etx, erx) = mpsc::channel(EVENT_BUFFER);
         let sh = &*self.shared;
         let mut st = sh.lock();
@@ -233,6 +281,7 @@ impl AnswerQueue {
             req,
             deadline,
             events: etx,
+            cache,
         });
         sh.metrics.queue_depth_add(1);
         drop(st);
@@ -249,6 +298,7 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job, done: impl FnOnce
         req,
         deadline,
         events,
+        cache,
     } = job;
     if events.is_closed() {
         done(false); // client left while queued
@@ -263,10 +313,23 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job, done: impl FnOnce
     let started = Instant::now();
     let mut progress_tokens = 0usize;
     let mut final_sent = false;
+    // what the client was sent, for the answer cache; `None` once an event
+    // could not be delivered or the deadline passed (no partial answers)
+    let mut sent: Option<(Option<SearchResponse>, Vec<String>, Option<SearchResponse>)> =
+        cache.as_ref().map(|_| (None, Vec::new(), None));
     let outcome = {
         let mut on_event = |ev: AnswerEvent| -> bool {
             if Instant::now() >= deadline {
+                sent = None;
                 return false;
+            }
+            if let Some((results, sentences, last)) = sent.as_mut() {
+                match &ev {
+                    AnswerEvent::Results(r) => *results = Some(r.clone()),
+                    AnswerEvent::Sentence(t) => sentences.push(t.clone()),
+                    AnswerEvent::Final(r) if !final_sent => *last = Some(r.clone()),
+                    _ => {}
+                }
             }
             let msg = match ev {
                 AnswerEvent::Results(r) => WorkerEvent::Results(Box::new(r)),
@@ -284,7 +347,11 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job, done: impl FnOnce
                     WorkerEvent::Final(Box::new(resp))
                 }
             };
-            events.blocking_send(msg).is_ok()
+            let delivered = events.blocking_send(msg).is_ok();
+            if !delivered {
+                sent = None;
+            }
+            delivered
         };
         std::panic::catch_unwind(AssertUnwindSafe(|| backend.answer(&req, &mut on_event)))
     };
@@ -305,6 +372,23 @@ fn run_job(backend: &dyn Backend, metrics: &Metrics, job: Job, done: impl FnOnce
                 .map(|ms| ms / 1000.0)
                 .unwrap_or(elapsed);
             metrics.observe_generation(tokens, gen_s);
+            let complete = resp.answer.as_ref().is_some_and(|a| a.error.is_none())
+                && Instant::now() < deadline
+                && !events.is_closed();
+            if let (Some((cache, identity, key)), Some((Some(results), sentences, last)), true) =
+                (&cache, sent, complete)
+            {
+                let last = last.unwrap_or_else(|| resp.clone());
+                cache.put(
+                    identity,
+                    key.clone(),
+                    CachedAnswer {
+                        results,
+                        sentences,
+                        last,
+                    },
+                );
+            }
             if Instant::now() >= deadline && !final_sent {
                 Some(WorkerEvent::Error(timeout_error()))
             } else if final_sent {
@@ -375,6 +459,7 @@ mod tests {
             req,
             deadline: Instant::now() + Duration::from_secs(60),
             events: tx,
+            cache: None,
         };
         let mut seen_at_done = Vec::new();
         run_job(&AtOnce, &Metrics::default(), job, |ran| {

@@ -146,6 +146,7 @@ async fn healthz_and_readyz() {
     let r = send(&app, get("/readyz")).await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.json()["info"]["index"], "test-fixture");
+    assert_eq!(r.json()["limits"]["max_query_chars"], 2_000);
     check_schema("Ready", &r.json());
     backend.ready.store(false, Ordering::SeqCst);
     let r = send(&app, get("/readyz")).await;
@@ -1214,4 +1215,108 @@ async fn asking_again_on_the_final_event_is_admitted() {
         assert_eq!(next.status, StatusCode::OK, "{}", next.text());
         assert_eq!(sse(&next.text()).last().unwrap().0, "final");
     }
+}
+
+// ---------------------------------------------------------------- answer cache
+
+/// The `paragraf_answer_cache_total{result=…}` counter of `/metrics`.
+async fn cache_count(app: &Router, result: &str) -> u64 {
+    let text = send(app, get("/metrics")).await.text();
+    let prefix = format!("paragraf_answer_cache_total{{result=\"{result}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("no {prefix} in /metrics"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_repeated_answer_comes_from_the_cache_at_once() {
+    let mut b = TestBackend::load();
+    // a model slow enough that a second run could not be quick
+    b.token_delay = Duration::from_millis(5);
+    *b.cache_identity.lock().unwrap() = Some("fixture index 1".into());
+    let (app, backend) = app_with(b, &cfg());
+    let ask = json!({"query": "Wann muss eine Firma einen Datenschutzbeauftragten benennen?", "top_k": 5});
+
+    let t = std::time::Instant::now();
+    let first = send(&app, post_json("/v1/answer", ask.clone())).await;
+    let first_ms = t.elapsed().as_secs_f64() * 1e3;
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(backend.answers_run.load(Ordering::SeqCst), 1);
+    assert_eq!(cache_count(&app, "miss").await, 1);
+    assert_eq!(cache_count(&app, "hit").await, 0);
+
+    let t = std::time::Instant::now();
+    let second = send(&app, post_json("/v1/answer", ask.clone())).await;
+    let second_ms = t.elapsed().as_secs_f64() * 1e3;
+    println!("first answer {first_ms:.1} ms, repeated {second_ms:.1} ms");
+    assert_eq!(second.status, StatusCode::OK);
+    assert!(
+        second_ms < 100.0,
+        "the repeated answer took {second_ms:.1} ms"
+    );
+    // the model did not run again, and the stream is the same events
+    assert_eq!(backend.answers_run.load(Ordering::SeqCst), 1);
+    assert_eq!(cache_count(&app, "hit").await, 1);
+    let names = |r: &Resp| {
+        sse(&r.text())
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&first), names(&second));
+    assert!(names(&second).iter().any(|e| e == "sentence"));
+    let fin = |r: &Resp| {
+        let (_, data) = sse(&r.text()).pop().unwrap();
+        serde_json::from_str::<Value>(&data).unwrap()
+    };
+    assert_eq!(fin(&first)["answer"], fin(&second)["answer"]);
+
+    // another question, filter or budget is another answer
+    let mut other = ask.clone();
+    other["max_tokens"] = json!(20);
+    send(&app, post_json("/v1/answer", other)).await;
+    assert_eq!(backend.answers_run.load(Ordering::SeqCst), 2);
+
+    // a new index: what was cached is gone
+    *backend.cache_identity.lock().unwrap() = Some("fixture index 2".into());
+    send(&app, post_json("/v1/answer", ask)).await;
+    assert_eq!(backend.answers_run.load(Ordering::SeqCst), 3);
+    assert_eq!(cache_count(&app, "hit").await, 1);
+}
+
+#[tokio::test]
+async fn search_response_carries_the_question_language_and_the_near_tie() {
+    let r = send(
+        &app(),
+        post_json(
+            "/v1/search",
+            json!({"query": "Does our company have to appoint a data protection officer?"}),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.json()["lang"], "en");
+    let r = send(&app(), post_json("/v1/search", json!({"query": DPO}))).await;
+    let v = r.json();
+    assert_eq!(v["lang"], "de");
+    check_schema("SearchResponse", &v);
+    let a = &v["assessment"];
+    // the runner-up is named exactly when the margin is a near tie
+    let margin = a["winner_margin"].as_f64().unwrap();
+    assert_eq!(a["runner_up"].is_string(), margin < 0.05, "{a}");
+}
+
+#[tokio::test]
+async fn norm_view_links_the_official_page_of_the_provision() {
+    let r = send(&app(), get("/v1/norms/BDSG%2F%C2%A738%2FAbs.1")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    let v = r.json();
+    check_schema("NormView", &v);
+    assert_eq!(
+        v["url"],
+        "https://www.gesetze-im-internet.de/bdsg_2018/__38.html"
+    );
 }

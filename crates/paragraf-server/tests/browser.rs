@@ -1,13 +1,18 @@
 //! Browser test: starts the server with the test backend on 127.0.0.1:0 and
-//! runs `node scripts/browser-test.mjs URL SCREENSHOT` (playwright-core driving
-//! the Debian `chromium` in headless mode), which asks the DPO question, waits
-//! for the streamed answer and checks citation links, the assessment block
-//! and the score-breakdown chart, then saves a screenshot.
+//! runs `node scripts/browser-test.mjs URL SCREENSHOT_DIR` (playwright-core
+//! driving the Debian `chromium` in headless mode), which asks as a
+//! compliance officer would at 1280x900 and 390x844 and checks the answer
+//! comes first (first sentence and primary norm above the fold), every [n]
+//! links to its quote, the official link of a German norm is its § page, an
+//! abstention shows no primary norm, the page follows the question's
+//! language, and the input's counter and messages (issue 40); it saves a
+//! screenshot of each state (empty, results, answering, final, abstained)
+//! per viewport.
 //!
 //! Ignored by default (needs node, `npm ci` in `scripts/` and
 //! `/usr/bin/chromium`); `.ci/run` runs it with `--ignored`.
-//! Screenshot path: env `PARAGRAF_SCREENSHOT`, else
-//! `target/browser-test/paragraf-web.png` under the repository root.
+//! Screenshot folder: env `PARAGRAF_SCREENSHOT_DIR`, else
+//! `target/browser-test/` under the repository root.
 
 mod common;
 
@@ -28,12 +33,10 @@ fn web_page_in_headless_chromium() {
         "playwright-core missing: run `npm ci` in {}",
         root.join("scripts").display()
     );
-    let shot = std::env::var("PARAGRAF_SCREENSHOT")
+    let shots = std::env::var("PARAGRAF_SCREENSHOT_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| root.join("target/browser-test/paragraf-web.png"));
-    if let Some(dir) = shot.parent() {
-        std::fs::create_dir_all(dir).expect("screenshot directory");
-    }
+        .unwrap_or_else(|_| root.join("target/browser-test"));
+    std::fs::create_dir_all(&shots).expect("screenshot directory");
 
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let listener = rt
@@ -41,7 +44,8 @@ fn web_page_in_headless_chromium() {
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let mut backend = common::TestBackend::load();
-    backend.token_delay = Duration::from_millis(25);
+    // slow enough that the results and the streaming states can be seen
+    backend.token_delay = Duration::from_millis(60);
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = rt.spawn(serve_on(
         listener,
@@ -58,7 +62,7 @@ fn web_page_in_headless_chromium() {
     let out = Command::new("node")
         .arg(&script)
         .arg(format!("http://{addr}/"))
-        .arg(&shot)
+        .arg(&shots)
         .current_dir(root.join("scripts"))
         .output()
         .expect("node runs");
@@ -77,6 +81,11 @@ fn web_page_in_headless_chromium() {
         out.status.success(),
         "browser test failed:\n{stdout}\n{stderr}"
     );
-    assert!(shot.is_file(), "no screenshot at {}", shot.display());
-    println!("browser screenshot: {}", shot.display());
+    for viewport in ["desktop", "phone"] {
+        for state in ["empty", "results", "answering", "final", "abstained"] {
+            let shot = shots.join(format!("{viewport}-{state}.png"));
+            assert!(shot.is_file(), "no screenshot at {}", shot.display());
+        }
+    }
+    println!("browser screenshots: {}", shots.display());
 }

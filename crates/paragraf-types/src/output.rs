@@ -69,6 +69,11 @@ pub struct Assessment {
     pub controls: Vec<ControlMapping>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<EvidenceItem>,
+    /// The best result of another norm, as its citation (`§ 38 BDSG`), when
+    /// it is close behind the primary norm (`winner_margin` below the review
+    /// margin): the near tie a reader should weigh too. `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner_up: Option<String>,
 }
 
 /// A citation removed or flagged by the gate.
@@ -198,6 +203,10 @@ pub struct SearchResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Answer>,
     pub timings_ms: Timings,
+    /// Language of the question as the engine read it: the language the
+    /// page, its banners and reasons are shown in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<Lang>,
 }
 
 #[cfg(test)]

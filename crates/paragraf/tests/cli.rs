@@ -693,13 +693,19 @@ const BAD_WORDS: &[&str] = &[
 /// The built-in registry plus a scripted answer model that replays `script`
 /// (a file) whatever it is asked: a `--models-toml` for gate tests.
 fn registry_with_script(dir: &Path, script: &str) -> PathBuf {
+    registry_with_paced_script(dir, script, 0)
+}
+
+/// [`registry_with_script`] with a scripted model that pauses `delay_ms`
+/// before each word, as a real model spends decoding it.
+fn registry_with_paced_script(dir: &Path, script: &str, delay_ms: u64) -> PathBuf {
     let file = dir.join("answer.txt");
     std::fs::write(&file, script).unwrap();
     let builtin =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models.toml"))
             .expect("the repository's models.toml");
     let toml = format!(
-        "{builtin}\n[[model]]\nname = \"scripted-gate\"\nkind = \"answer\"\narchitecture = \"scripted\"\nrepo = \"local/scripted\"\npath = {:?}\nfiles = {{ weights = \"answer.txt\" }}\nmax_tokens = 4096\n",
+        "{builtin}\n[[model]]\nname = \"scripted-gate\"\nkind = \"answer\"\narchitecture = \"scripted\"\nrepo = \"local/scripted\"\npath = {:?}\nfiles = {{ weights = \"answer.txt\" }}\nmax_tokens = 4096\nword_delay_ms = {delay_ms}\n",
         file.display().to_string()
     );
     let reg = dir.join("models.toml");
@@ -775,11 +781,19 @@ fn http(port: u16, method: &str, path: &str, body: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-#[test]
-fn served_streams_carry_only_what_the_gate_kept() {
-    let (idx, models) = index_or_skip!();
-    let dir = tempfile::tempdir().unwrap();
-    let reg = registry_with_script(dir.path(), BAD_CITATIONS);
+/// A `paragraf serve` child process, killed when dropped.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Start `paragraf serve` with the scripted answer model of `reg` on a free
+/// port and wait until it is ready; the child and its port.
+fn serve_scripted(idx: &Path, models: &Path, reg: &Path) -> (Served, u16) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -789,7 +803,7 @@ fn served_streams_carry_only_what_the_gate_kept() {
         .arg("--model-dir")
         .arg(models)
         .arg("--models-toml")
-        .arg(&reg)
+        .arg(reg)
         .args(["serve", "--model", "scripted-gate", "--addr"])
         .arg(format!("127.0.0.1:{port}"))
         .arg("--index")
@@ -798,14 +812,7 @@ fn served_streams_carry_only_what_the_gate_kept() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("start serve");
-    struct Kill(std::process::Child);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _guard = Kill(child);
+    let served = Served(child);
     let t0 = std::time::Instant::now();
     loop {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
@@ -816,6 +823,80 @@ fn served_streams_carry_only_what_the_gate_kept() {
         assert!(t0.elapsed().as_secs() < 120, "server did not become ready");
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+    (served, port)
+}
+
+/// A scripted answer of three supported sentences (32 words).
+const THREE_SENTENCES: &str = "Ein Datenschutzbeauftragter ist nach Art. 37 DSGVO zu benennen [1]. \
+     Die Benennung erfolgt auf der Grundlage der beruflichen Qualifikation und des Fachwissens auf dem Gebiet des Datenschutzrechts [1]. \
+     Die Kontaktdaten des Datenschutzbeauftragten werden veröffentlicht und der Aufsichtsbehörde mitgeteilt [1].";
+
+#[test]
+fn the_first_gated_sentence_is_streamed_before_the_model_finishes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::time::{Duration, Instant};
+    let (idx, models) = index_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    // the scripted model takes DELAY per word, 32 words in all
+    const DELAY_MS: u64 = 120;
+    let reg = registry_with_paced_script(dir.path(), THREE_SENTENCES, DELAY_MS);
+    let (_served, port) = serve_scripted(idx, models, &reg);
+    let words = THREE_SENTENCES.split_whitespace().count();
+    // the first sentence is complete when the model writes the word after it
+    let first_len = THREE_SENTENCES.split_inclusive("[1]. ").next().unwrap();
+    let first_words = first_len.split_whitespace().count() + 1;
+
+    let q = serde_json::json!({ "query": "Ab wann braucht ein Betrieb einen eigenen Datenschutzbeauftragten?" })
+        .to_string();
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    write!(
+        s,
+        "POST /v1/answer HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{q}",
+        q.len()
+    )
+    .unwrap();
+    let t0 = Instant::now();
+    // (event name, arrival in ms after the request)
+    let mut events: Vec<(String, f64)> = Vec::new();
+    for line in BufReader::new(s).lines() {
+        let Ok(line) = line else { break };
+        if let Some(ev) = line.strip_prefix("event:") {
+            events.push((ev.trim().to_string(), t0.elapsed().as_secs_f64() * 1e3));
+        }
+    }
+    for (ev, ms) in &events {
+        println!("{ms:8.1} ms  {ev}");
+    }
+    let at = |name: &str| events.iter().find(|(e, _)| e == name).map(|(_, t)| *t);
+    let results = at("results").expect("a results event");
+    let first = at("sentence").expect("a sentence event");
+    let fin = at("final").expect("a final event");
+    assert!(results < first && first < fin, "{events:?}");
+    // after the first sentence the model still writes the rest, a pause per
+    // word: the sentence came while the model was writing, not at its end
+    let rest_ms = ((words - first_words) as u64 * DELAY_MS) as f64;
+    assert!(
+        fin - first >= rest_ms * 0.9,
+        "first sentence at {first:.0} ms, final at {fin:.0} ms: the sentence came at the end \
+         (the model writes {} more words of {DELAY_MS} ms after it)",
+        words - first_words
+    );
+    // and it came about when its last word was written, not much later
+    let written_ms = (first_words as u64 * DELAY_MS) as f64;
+    assert!(
+        first - results < written_ms + 2_000.0,
+        "first sentence {:.0} ms after the results; its words take {written_ms:.0} ms",
+        first - results
+    );
+}
+
+#[test]
+fn served_streams_carry_only_what_the_gate_kept() {
+    let (idx, models) = index_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let reg = registry_with_script(dir.path(), BAD_CITATIONS);
+    let (_served, port) = serve_scripted(idx, models, &reg);
     let q = serde_json::json!({ "query": DPO }).to_string();
     let sse = http(port, "POST", "/v1/answer", &q);
     assert!(sse.contains("event: sentence"), "{sse}");

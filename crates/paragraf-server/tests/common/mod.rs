@@ -2,10 +2,14 @@
 //! and `examples/demo_server.rs`: a handful of hand-written chunks
 //! (`tests/fixtures/norms.json`), a small lexical scorer with an authority
 //! term and penalties, citation gating against the retrieved norms, and a
-//! scripted answer text streamed word by word. Test hooks: block answers on a
-//! gate, panic on a marker query, toggle readiness.
+//! scripted answer text streamed word by word, each sentence handed on as
+//! soon as it is complete and gated. Official links come from the real
+//! source manifest. Test hooks: block answers on a gate, panic on a marker
+//! query, toggle readiness, turn the answer cache on (an identity) and count
+//! the answers run.
 #![allow(dead_code)]
 
+use paragraf_corpus::Manifest;
 use paragraf_server::{AnswerEvent, AnswerRequest, Backend, BackendError, NormView, SearchRequest};
 use paragraf_types::{
     Answer, Assessment, Chunk, ChunkId, ControlMapping, EvidenceItem, Jurisdiction, Lang, NormRef,
@@ -128,6 +132,13 @@ pub struct TestBackend {
     pub gate_skip: AtomicUsize,
     /// Delay inside `search`, to test timeouts.
     pub search_delay: Duration,
+    /// [`Backend::cache_identity`]: `None` (the default) keeps answers out
+    /// of the server's answer cache.
+    pub cache_identity: Mutex<Option<String>>,
+    /// Answers run (the model's work; a cache hit runs none).
+    pub answers_run: AtomicUsize,
+    /// The built-in source manifest (official links).
+    pub manifest: Manifest,
 }
 
 /// Weight of the lexical score in the final score.
@@ -142,6 +153,26 @@ const SUPERSEDED_PENALTY: f64 = -0.25;
 const NON_BINDING_PENALTY: f64 = -0.05;
 /// Margin under which a human should review the result.
 const REVIEW_MARGIN: f64 = 0.05;
+/// Share of the question's terms the best result must hold; below it the
+/// question has no applicable norm here (the engine's relevance gate).
+const RELEVANCE_FLOOR: f64 = 0.25;
+
+/// Words ending in a full stop that do not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "Art.", "Abs.", "Nr.", "lit.", "S.", "bzw.", "z.", "B.", "vgl.",
+];
+
+/// English function words: a question with more of them than German ones
+/// is English.
+const EN_WORDS: &[&str] = &[
+    "the", "a", "an", "does", "do", "is", "are", "what", "which", "when", "must", "have", "has",
+    "our", "we", "to", "of", "for", "how", "who",
+];
+/// German function words.
+const DE_WORDS: &[&str] = &[
+    "der", "die", "das", "ist", "sind", "muss", "müssen", "wann", "wer", "wie", "was", "welche",
+    "unsere", "unser", "wir", "ein", "eine", "einen", "zu", "für", "von", "mit", "ab",
+];
 
 impl TestBackend {
     pub fn load() -> Self {
@@ -154,6 +185,23 @@ impl TestBackend {
             gate: None,
             gate_skip: AtomicUsize::new(0),
             search_delay: Duration::ZERO,
+            cache_identity: Mutex::new(None),
+            answers_run: AtomicUsize::new(0),
+            manifest: Manifest::builtin().expect("built-in manifest"),
+        }
+    }
+
+    /// The question's language, by its function words (German on a tie).
+    pub fn lang_of(query: &str) -> Lang {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect();
+        let count = |list: &[&str]| words.iter().filter(|w| list.contains(&w.as_str())).count();
+        if count(EN_WORDS) > count(DE_WORDS) {
+            Lang::En
+        } else {
+            Lang::De
         }
     }
 
@@ -258,7 +306,7 @@ impl TestBackend {
             })
             .collect();
         let rank = t0.elapsed();
-        let assessment = self.assess(&scored.iter().map(|s| (s.0, s.3)).collect::<Vec<_>>());
+        let assessment = self.assess(&scored.iter().map(|s| (s.0, s.1, s.3)).collect::<Vec<_>>());
         let mut timings = paragraf_types::Timings::new();
         timings.insert("analyze".into(), analyze.as_secs_f64() * 1000.0);
         timings.insert("rank".into(), (rank - analyze).as_secs_f64() * 1000.0);
@@ -273,18 +321,24 @@ impl TestBackend {
             assessment,
             answer: None,
             timings_ms: timings,
+            lang: Some(Self::lang_of(query)),
         })
     }
 
-    fn assess(&self, ranked: &[(f64, &FixtureChunk)]) -> Assessment {
-        let Some((top_score, top)) = ranked.first() else {
+    /// The assessment of a ranked list of (score, raw share, chunk); the
+    /// reasons in the engine's wording.
+    fn assess(&self, ranked: &[(f64, f64, &FixtureChunk)]) -> Assessment {
+        let Some((top_score, _, top)) = ranked.first() else {
             return Assessment {
                 human_review_flag: true,
-                human_review_reasons: vec!["keine Treffer".into()],
-                score_reasoning: "keine passende Norm gefunden".into(),
+                human_review_reasons: vec!["keine belastbare Quelle: keine Treffer".into()],
+                score_reasoning: "Keine Treffer – keine Aussage möglich.".into(),
                 ..Assessment::default()
             };
         };
+        let best_raw = ranked.iter().map(|r| r.1).fold(0.0, f64::max);
+        let ranked: Vec<(f64, &FixtureChunk)> = ranked.iter().map(|r| (r.0, r.2)).collect();
+        let ranked = ranked.as_slice();
         let primary = top.norm_ref();
         // Margin to the best result of a different norm.
         let runner_up = ranked
@@ -292,6 +346,11 @@ impl TestBackend {
             .find(|(_, c)| c.norm_ref() != primary)
             .map(|(s, _)| *s);
         let margin = runner_up.map(|s| top_score - s).unwrap_or(*top_score);
+        let runner_up_norm = ranked
+            .iter()
+            .find(|(_, c)| c.norm_ref() != primary)
+            .filter(|_| margin < REVIEW_MARGIN)
+            .map(|(_, c)| c.norm_ref().0);
         let mut connected: BTreeSet<NormRef> = top.references_out.iter().cloned().collect();
         connected.extend(top.references_in.iter().cloned());
         for (_, c) in ranked.iter().skip(1) {
@@ -307,13 +366,20 @@ impl TestBackend {
             .collect();
         let cross_regime = regulations.len() > 1;
         let mut reasons = Vec::new();
-        if margin < REVIEW_MARGIN {
-            reasons.push(format!("knapper Abstand zur nächsten Norm ({margin:.3})"));
-        }
         if cross_regime {
             reasons.push(format!(
-                "mehrere Regelwerke betroffen: {}",
+                "Cross-Regime: bindende Treffer aus mehreren Regelwerken in den Top-5 ({})",
                 regulations.iter().copied().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        if runner_up.is_some() && margin < REVIEW_MARGIN {
+            reasons.push(format!(
+                "uneindeutig: Abstand Platz 1 ↔ 2 ist {margin:.3} < assessReviewMargin {REVIEW_MARGIN}"
+            ));
+        }
+        if best_raw < RELEVANCE_FLOOR {
+            reasons.push(format!(
+                "keine belastbare Quelle: bester Retrieval-Score {best_raw:.3} < abstainSemanticFloor {RELEVANCE_FLOOR}"
             ));
         }
         let norms_of_interest: BTreeSet<NormRef> = std::iter::once(primary.clone())
@@ -347,7 +413,44 @@ impl TestBackend {
             ),
             controls,
             evidence,
+            runner_up: runner_up_norm,
         }
+    }
+
+    /// True when the assessment found no applicable norm (the relevance
+    /// gate's reason): the answer abstains without the model.
+    fn irrelevant(a: &Assessment) -> bool {
+        a.primary_norm.is_none()
+            || a.human_review_reasons
+                .iter()
+                .any(|r| r.starts_with("keine belastbare Quelle"))
+    }
+
+    /// Gate one sentence: citations of norms not retrieved are replaced by
+    /// `[entfernt]` and listed.
+    fn gate_sentence(
+        sentence: &str,
+        retrieved: &BTreeSet<String>,
+        citations: &mut Vec<String>,
+        removed: &mut Vec<RemovedCitation>,
+    ) -> String {
+        let mut gated = sentence.trim().to_string();
+        for c in Self::citations_in(sentence) {
+            if retrieved.contains(&c) {
+                if !citations.contains(&c) {
+                    citations.push(c);
+                }
+            } else {
+                gated = gated.replace(&c, "[entfernt]");
+                if !removed.iter().any(|r| r.text == c) {
+                    removed.push(RemovedCitation {
+                        text: c,
+                        reason: "nicht unter den gefundenen Normen".into(),
+                    });
+                }
+            }
+        }
+        gated
     }
 
     /// Citations of the form `Art. 37 DSGVO`, `§ 38 BDSG`, `ErwG 97 DSGVO`.
@@ -417,21 +520,35 @@ impl Backend for TestBackend {
         if !on_event(AnswerEvent::Results(resp.clone())) {
             return Ok(resp);
         }
+        self.answers_run.fetch_add(1, Ordering::SeqCst);
         let t0 = Instant::now();
+        let lang = Self::lang_of(&req.query);
         let primary = resp.assessment.primary_norm.clone();
+        let irrelevant = Self::irrelevant(&resp.assessment);
         let script = self
             .fixture
             .answers
             .iter()
-            .find(|a| Some(&a.primary) == primary.as_ref());
+            .find(|a| Some(&a.primary) == primary.as_ref())
+            .filter(|_| !irrelevant);
+        let retrieved: BTreeSet<String> = resp
+            .results
+            .iter()
+            .map(|r| NormRef::new(&r.norm, &r.regulation).0)
+            .collect();
         let max_tokens = req.max_tokens.unwrap_or(usize::MAX);
-        let mut generated = String::new();
         let mut tokens = 0usize;
-        let abstained = script.is_none();
-        let text = script
-            .map(|s| s.text.clone())
-            .unwrap_or_else(|| "Die gefundenen Normen tragen keine belastbare Antwort.".into());
-        for word in text.split_inclusive(' ') {
+        let mut sentence = String::new();
+        let mut kept: Vec<String> = Vec::new();
+        let mut citations = Vec::new();
+        let mut removed = Vec::new();
+        let mut listening = true;
+        // the model writes word by word; each sentence is gated and handed
+        // on as soon as it is complete
+        let words: Vec<&str> = script
+            .map(|s| s.text.split_inclusive(' ').collect())
+            .unwrap_or_default();
+        for (i, word) in words.iter().enumerate() {
             if tokens >= max_tokens {
                 break;
             }
@@ -439,43 +556,42 @@ impl Backend for TestBackend {
                 std::thread::sleep(self.token_delay);
             }
             tokens += 1;
-            generated.push_str(word);
-            if !on_event(AnswerEvent::Progress(tokens)) {
+            sentence.push_str(word);
+            let w = word.trim_end().trim_start_matches('(');
+            let closes = (w.ends_with('.') && !ABBREVIATIONS.contains(&w)) || i + 1 == words.len();
+            if closes {
+                let g = Self::gate_sentence(&sentence, &retrieved, &mut citations, &mut removed);
+                sentence.clear();
+                listening &= on_event(AnswerEvent::Sentence(g.clone()));
+                kept.push(g);
+            }
+            if !listening || !on_event(AnswerEvent::Progress(tokens)) {
                 break;
             }
         }
-        let retrieved: BTreeSet<String> = resp
-            .results
-            .iter()
-            .map(|r| NormRef::new(&r.norm, &r.regulation).0)
-            .collect();
-        let mut citations = Vec::new();
-        let mut removed = Vec::new();
-        for c in Self::citations_in(&generated) {
-            if retrieved.contains(&c) {
-                citations.push(c);
-            } else {
-                removed.push(RemovedCitation {
-                    text: c,
-                    reason: "nicht unter den gefundenen Normen".into(),
-                });
-            }
-        }
-        let mut gated = generated.trim_end().to_string();
-        for r in &removed {
-            gated = gated.replace(&r.text, "[entfernt]");
-        }
+        let abstained = kept.is_empty();
+        let text = if !abstained {
+            kept.join(" ")
+        } else if lang == Lang::En {
+            "No reliable source: the norms found do not answer the question.".to_string()
+        } else {
+            "Keine belastbare Quelle: die gefundenen Normen tragen keine Antwort.".to_string()
+        };
         resp.timings_ms
             .insert("generate".into(), t0.elapsed().as_secs_f64() * 1000.0);
         resp.answer = Some(Answer {
-            text: gated,
+            text,
             citations,
             abstained,
             removed_citations: removed,
             model: "test-model".into(),
             generated_tokens: tokens,
             error: None,
-            abstain_reason: abstained.then_some(paragraf_types::AbstainReason::ModelDeclined),
+            abstain_reason: abstained.then_some(if irrelevant {
+                paragraf_types::AbstainReason::NotRelevant
+            } else {
+                paragraf_types::AbstainReason::ModelDeclined
+            }),
             extractive: false,
             // the top result's first sentence, as the engine's extractor
             // would quote it
@@ -483,6 +599,7 @@ impl Backend for TestBackend {
                 .results
                 .iter()
                 .take(1)
+                .filter(|_| !abstained)
                 .map(|r| paragraf_types::Evidence {
                     pinpoint: r.citation.clone(),
                     norm: NormRef::new(&r.norm, &r.regulation).0,
@@ -494,19 +611,12 @@ impl Backend for TestBackend {
                         .unwrap_or(&r.text)
                         .trim()
                         .to_string(),
-                    url: None,
+                    url: self.manifest.norm_url(&r.regulation, &r.norm),
                     lang: r.lang,
                 })
                 .collect(),
             review_warning: None,
         });
-        if let Some(a) = &resp.answer {
-            for s in a.text.split_inclusive(". ") {
-                if !on_event(AnswerEvent::Sentence(s.trim().to_string())) {
-                    break;
-                }
-            }
-        }
         Ok(resp)
     }
 
@@ -535,7 +645,9 @@ impl Backend for TestBackend {
             .map(FixtureChunk::to_chunk)
             .collect();
         let refs: Vec<&Chunk> = norm.iter().collect();
-        Ok(Some(NormView::from_chunks(&first.to_chunk(), &refs)))
+        let mut view = NormView::from_chunks(&first.to_chunk(), &refs);
+        view.url = self.manifest.norm_url(&first.regulation, &first.norm);
+        Ok(Some(view))
     }
 
     fn ready(&self) -> bool {
@@ -561,5 +673,12 @@ impl Backend for TestBackend {
             loaded: 2,
             capacity: 2,
         })
+    }
+
+    fn cache_identity(&self) -> Option<String> {
+        self.cache_identity
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }

@@ -17,11 +17,28 @@ use std::sync::Arc;
 pub struct EngineBackend {
     engine: Engine,
     model: Option<String>,
+    /// What answers depend on besides the request (the answer cache's key):
+    /// the index build and the default answer model.
+    identity: String,
 }
 
 impl EngineBackend {
     pub fn new(engine: Engine, model: Option<String>) -> Self {
-        EngineBackend { engine, model }
+        let m = &engine.index().manifest;
+        let identity = format!(
+            "index {} {} built {} embedder {} format {}; answer model {}",
+            m.corpus_hash,
+            m.counts.chunks,
+            m.built_at,
+            m.embedder.name,
+            m.format_version,
+            model.as_deref().unwrap_or("-")
+        );
+        EngineBackend {
+            engine,
+            model,
+            identity,
+        }
     }
 
     fn options(
@@ -129,7 +146,9 @@ impl Backend for EngineBackend {
         else {
             return Ok(None);
         };
-        Ok(Some(NormView::from_chunks(first, &chunks)))
+        let mut view = NormView::from_chunks(first, &chunks);
+        view.url = self.engine.norm_url(&first.regulation, &first.norm);
+        Ok(Some(view))
     }
 
     fn ready(&self) -> bool {
@@ -163,6 +182,10 @@ impl Backend for EngineBackend {
             loaded: s.loaded,
             capacity: s.capacity,
         })
+    }
+
+    fn cache_identity(&self) -> Option<String> {
+        Some(self.identity.clone())
     }
 }
 
