@@ -95,26 +95,7 @@ impl LawNames {
     /// ` - `: `Gesetz zur … (Pflegeteilhabegesetz - PflTG)`) as names of
     /// `regulation`. The first regulation to claim a name keeps it.
     pub fn add(&mut self, regulation: &str, title: &str) {
-        let mut outer = String::new();
-        let mut inner: Vec<String> = Vec::new();
-        let mut depth = 0usize;
-        for ch in title.chars() {
-            match ch {
-                '(' => {
-                    depth += 1;
-                    if depth == 1 {
-                        inner.push(String::new());
-                    }
-                }
-                ')' => depth = depth.saturating_sub(1),
-                _ if depth > 0 => {
-                    if let Some(last) = inner.last_mut() {
-                        last.push(ch);
-                    }
-                }
-                _ => outer.push(ch),
-            }
-        }
+        let (outer, inner) = paragraf_types::german::split_parenthesized(title);
         let mut forms = vec![title.to_string(), outer];
         for part in &inner {
             forms.extend(

@@ -390,26 +390,7 @@ pub fn law_title_variants(title: &str) -> Vec<String> {
             out.push(s);
         }
     };
-    let mut outer = String::new();
-    let mut inner: Vec<String> = Vec::new();
-    let mut depth = 0usize;
-    for ch in title.chars() {
-        match ch {
-            '(' => {
-                depth += 1;
-                if depth == 1 {
-                    inner.push(String::new());
-                }
-            }
-            ')' => depth = depth.saturating_sub(1),
-            _ if depth > 0 => {
-                if let Some(last) = inner.last_mut() {
-                    last.push(ch);
-                }
-            }
-            _ => outer.push(ch),
-        }
-    }
+    let (outer, inner) = paragraf_types::german::split_parenthesized(title);
     let is_instrument = |w: &str| {
         let l = w.to_lowercase();
         INSTRUMENT_WORDS.contains(&l.trim_matches(|c: char| !c.is_alphanumeric()))

@@ -1238,7 +1238,7 @@ async fn a_repeated_answer_comes_from_the_cache_at_once() {
     b.token_delay = Duration::from_millis(5);
     *b.cache_identity.lock().unwrap() = Some("fixture index 1".into());
     let (app, backend) = app_with(b, &cfg());
-    let ask = json!({"query": "Wann muss eine Firma einen Datenschutzbeauftragten benennen?", "top_k": 5});
+    let ask = json!({"query": DPO, "top_k": 5});
 
     let t = std::time::Instant::now();
     let first = send(&app, post_json("/v1/answer", ask.clone())).await;

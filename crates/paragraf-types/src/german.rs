@@ -1,6 +1,7 @@
-//! A tiny German morphology helper shared by query analysis (lexicon
+//! Small German text helpers shared by query analysis (lexicon
 //! patterns) and the index analyzer: the `zu` inside an infinitive and the
-//! `ge` inside a past participle of a separable verb.
+//! `ge` inside a past participle of a separable verb; and a law title split
+//! at its parentheses (the corpus's law names, the rank crate's title variants).
 
 /// Separable verb prefixes that take the `zu` of an infinitive inside the
 /// word („aufzubewahren“, „bereitzustellen“, „einzuholen“).
@@ -39,6 +40,35 @@ pub fn without_ge_infix(tok: &str) -> Option<String> {
         (rest.chars().count() >= 4 && ENDINGS.iter().any(|e| rest.ends_with(e)))
             .then(|| format!("{p}{rest}"))
     })
+}
+
+/// A law's title split into the text outside parentheses and each
+/// top-level parenthesis's content (nested ones stay inside their outer
+/// part): „Gesetz zum Elterngeld (Bundeselterngeld- und Elternzeitgesetz -
+/// BEEG)“ → („Gesetz zum Elterngeld “, [„Bundeselterngeld- und
+/// Elternzeitgesetz - BEEG“]).
+pub fn split_parenthesized(title: &str) -> (String, Vec<String>) {
+    let mut outer = String::new();
+    let mut inner: Vec<String> = Vec::new();
+    let mut depth = 0usize;
+    for ch in title.chars() {
+        match ch {
+            '(' => {
+                depth += 1;
+                if depth == 1 {
+                    inner.push(String::new());
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {
+                if let Some(last) = inner.last_mut() {
+                    last.push(ch);
+                }
+            }
+            _ => outer.push(ch),
+        }
+    }
+    (outer, inner)
 }
 
 #[cfg(test)]
@@ -103,5 +133,12 @@ mod tests {
         ] {
             assert_eq!(without_zu_infix(keep), None, "{keep}");
         }
+    }
+
+    #[test]
+    fn a_title_splits_at_its_parentheses() {
+        let (outer, inner) = split_parenthesized("Gesetz über X (Kurzgesetz - KG) (Y (Z))");
+        assert_eq!(outer, "Gesetz über X  ");
+        assert_eq!(inner, vec!["Kurzgesetz - KG", "Y Z"]);
     }
 }
