@@ -178,14 +178,17 @@ def crate_cycles(crate, files, codes, spans):
     edges = {f: set() for f in files}
     for f in files:
         code, me = codes[f], module_of(src_dir, f)
-        is_dir_owner = os.path.basename(f) in ("mod.rs", "lib.rs", "main.rs")
         for m in re.finditer(r"\b(crate|super)::", code):
             if any(a <= m.start() <= b for a, b in spans[f]):
                 continue
+            if code[max(0, m.start() - 7):m.start()] == "super::":
+                continue  # the rest of a `super::super::` chain
             for p in use_paths(code, m.end()):
                 if m.group(1) == "super":
-                    base = me if is_dir_owner else me[:-1]
-                    p = base[:-1] + p
+                    ups = 1
+                    while p[:1] == ("super",):
+                        ups, p = ups + 1, p[1:]
+                    p = me[:max(0, len(me) - ups)] + p
                 for k in range(len(p), 0, -1):
                     target = mods.get(p[:k])
                     if target:
