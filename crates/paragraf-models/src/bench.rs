@@ -95,7 +95,7 @@ pub fn gemm_rate_gflops(
             while reps == 0 || t.elapsed().as_secs_f64() < secs / WINDOWS as f64 {
                 a.matmul(&b)?;
                 reps += 1;
-                if !device.is_cpu() && reps % 16 == 0 {
+                if !device.is_cpu() && reps.is_multiple_of(16) {
                     device.synchronize()?;
                 }
             }
@@ -887,7 +887,7 @@ impl QuantMix {
             QuantMix::Uniform(t) => t,
             QuantMix::Q4KM => {
                 let k = matches!(role, MatRole::AttnV | MatRole::FfnDown | MatRole::Output);
-                match (k, cols % 256 == 0) {
+                match (k, cols.is_multiple_of(256)) {
                     (true, true) => GgmlDType::Q6K,
                     (true, false) => GgmlDType::Q8_0,
                     (false, true) => GgmlDType::Q4K,
