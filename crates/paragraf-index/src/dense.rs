@@ -141,7 +141,7 @@ fn check_vectors(vectors: &[f32], dim: usize) -> Result<usize, IndexError> {
     if vectors.is_empty() {
         return Err(IndexError::Empty("no vectors to index".into()));
     }
-    if vectors.len() % dim != 0 {
+    if !vectors.len().is_multiple_of(dim) {
         return Err(IndexError::DimMismatch {
             what: format!(
                 "vectors ({} floats is not a multiple of dim)",

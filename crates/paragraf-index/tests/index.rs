@@ -552,17 +552,17 @@ fn hnsw_recall_against_exact_on_5k_by_64() {
     recall /= nq as f64;
     assert!(recall >= 0.95, "recall@10 = {recall}");
     // Filtered search (half the docs) loses nothing against exact filtered search.
-    let even = |d: u32| d % 2 == 0;
+    let even = |d: u32| d.is_multiple_of(2);
     let mut fr = 0.0;
     for q in queries.chunks_exact(dim).take(50) {
         let truth = idx.search_exact(q, k, Some(&even));
         let got = idx.search(q, k, Some(&even));
-        assert!(got.iter().all(|h| h.doc % 2 == 0));
+        assert!(got.iter().all(|h| h.doc.is_multiple_of(2)));
         fr += recall_at_k(&truth, &got, k);
     }
     assert!(fr / 50.0 >= 0.95, "filtered recall {}", fr / 50.0);
     // Selective filter → exact on the admitted set.
-    let rare = |d: u32| d % 100 == 0;
+    let rare = |d: u32| d.is_multiple_of(100);
     let q = &queries[..dim];
     assert_eq!(
         idx.search(q, k, Some(&rare)),

@@ -95,7 +95,7 @@ pub fn gemm_rate_gflops(
             while reps == 0 || t.elapsed().as_secs_f64() < secs / WINDOWS as f64 {
                 a.matmul(&b)?;
                 reps += 1;
-                if !device.is_cpu() && reps % 16 == 0 {
+                if !device.is_cpu() && reps.is_multiple_of(16) {
                     device.synchronize()?;
                 }
             }

@@ -189,7 +189,8 @@ impl Encoder {
         cfg: &EncoderConfig,
         positions: Positions,
     ) -> candle_core::Result<Self> {
-        if cfg.num_attention_heads == 0 || cfg.hidden_size % cfg.num_attention_heads != 0 {
+        if cfg.num_attention_heads == 0 || !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads)
+        {
             candle_core::bail!(
                 "hidden_size {} is not divisible by num_attention_heads {}",
                 cfg.hidden_size,

@@ -13,15 +13,13 @@ use crate::{ModelError, Registry};
 use candle_core::quantized::gguf_file;
 use candle_core::{DType, Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
-use candle_transformers::models::{
-    quantized_gemma3, quantized_llama, quantized_phi3, quantized_qwen2,
-};
+use candle_transformers::models::{quantized_gemma3, quantized_llama, quantized_phi3};
 use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
 enum Weights {
-    Qwen2(quantized_qwen2::ModelWeights),
+    Qwen2(crate::qwen2::ModelWeights),
     Llama(quantized_llama::ModelWeights),
     Gemma3(quantized_gemma3::ModelWeights),
     Phi3(quantized_phi3::ModelWeights),
@@ -49,6 +47,28 @@ pub struct GgufGenerator {
     stop_ids: HashSet<u32>,
     info: GeneratorInfo,
     device: Device,
+}
+
+fn load_weights<R: std::io::Read + std::io::Seek>(
+    family: Architecture,
+    ct: gguf_file::Content,
+    reader: &mut R,
+    device: &Device,
+) -> candle_core::Result<Weights> {
+    Ok(match family {
+        Architecture::Qwen2 => {
+            Weights::Qwen2(crate::qwen2::ModelWeights::from_gguf(ct, reader, device)?)
+        }
+        Architecture::Llama => Weights::Llama(quantized_llama::ModelWeights::from_gguf(
+            ct, reader, device,
+        )?),
+        Architecture::Gemma3 => Weights::Gemma3(quantized_gemma3::ModelWeights::from_gguf(
+            ct, reader, device,
+        )?),
+        _ => Weights::Phi3(quantized_phi3::ModelWeights::from_gguf(
+            false, ct, reader, device,
+        )?),
+    })
 }
 
 fn md_u32(ct: &gguf_file::Content, key: &str) -> Option<usize> {
@@ -170,20 +190,23 @@ pub fn load_generator_from_file(
     let context_length = entry.map(|e| e.max_tokens.min(ctx_len)).unwrap_or(ctx_len);
     let load =
         |e: candle_core::Error| ModelError::invalid(path, format!("loading {arch} weights: {e}"));
-    let weights = match family {
-        Architecture::Qwen2 => Weights::Qwen2(
-            quantized_qwen2::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?,
-        ),
-        Architecture::Llama => Weights::Llama(
-            quantized_llama::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?,
-        ),
-        Architecture::Gemma3 => Weights::Gemma3(
-            quantized_gemma3::ModelWeights::from_gguf(ct, &mut file, device).map_err(load)?,
-        ),
-        _ => Weights::Phi3(
-            quantized_phi3::ModelWeights::from_gguf(false, ct, &mut file, device).map_err(load)?,
-        ),
+    let mut ct = ct;
+    // CPU only: Q5_0 matrices run on our kernel (qwen2 + q5_0) or, where
+    // that cannot run, as the same values in Q8_0 (gguf_widen)
+    let own_kernel = family == Architecture::Qwen2 && crate::q5_0::available();
+    let widened = if device.is_cpu() && !own_kernel {
+        crate::gguf_widen::widen_q5_0(&mut ct, &mut file).map_err(|source| ModelError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+    } else {
+        None
     };
+    let weights = match widened {
+        Some(mut reader) => load_weights(family, ct, &mut reader, device),
+        None => load_weights(family, ct, &mut file, device),
+    }
+    .map_err(load)?;
     let info = GeneratorInfo {
         name: model_name,
         architecture: arch,

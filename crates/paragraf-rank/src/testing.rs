@@ -265,8 +265,8 @@ pub fn fixture_candidates(chunks: &[Chunk]) -> Vec<Candidate<'_>> {
             Candidate {
                 chunk: c,
                 dense: Some(d as f32),
-                lexical: (i % 3 != 0).then_some(l as f32),
-                sparse: (i % 3 == 0).then_some(s as f32),
+                lexical: (!i.is_multiple_of(3)).then_some(l as f32),
+                sparse: i.is_multiple_of(3).then_some(s as f32),
                 heading: None,
                 exact: i == 7,
             }

@@ -468,7 +468,7 @@ fn group_digits(s: &str) -> String {
     }
     let mut out = String::with_capacity(t.len() + t.len() / 3);
     for (i, c) in t.chars().enumerate() {
-        if i > 0 && (t.len() - i) % 3 == 0 {
+        if i > 0 && (t.len() - i).is_multiple_of(3) {
             out.push(' ');
         }
         out.push(c);

@@ -429,7 +429,7 @@ impl QuantMix {
             QuantMix::Uniform(t) => t,
             QuantMix::Q4KM => {
                 let k = matches!(role, MatRole::AttnV | MatRole::FfnDown | MatRole::Output);
-                match (k, cols % 256 == 0) {
+                match (k, cols.is_multiple_of(256)) {
                     (true, true) => GgmlDType::Q6K,
                     (true, false) => GgmlDType::Q8_0,
                     (false, true) => GgmlDType::Q4K,
