@@ -22,7 +22,8 @@ pub use manifest::Manifest;
 pub use parsers::mappings::{RawControlMapping, RawEvidence};
 pub use parsers::SourceFormat;
 pub use pipeline::{
-    ingest, CorpusStats, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
+    ingest, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
 };
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
 pub use refs::{extract_references, extract_references_with, parse_norm_query, Extracted};
+pub use stats::CorpusStats;

@@ -13,7 +13,6 @@ use crate::manifest::{Manifest, SourceEntry};
 use crate::norm_order::norm_key;
 use crate::parsers::{self, mappings, SourceFormat};
 use crate::refs::parse_norm_query;
-pub use crate::stats::CorpusStats;
 use paragraf_types::{Chunk, ControlMapping, EvidenceItem, Lang, MappingKind, NormRef};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -220,6 +219,30 @@ pub fn ingest(
             }
         }
     }
+    drop_duplicates(&mut out.chunks, &mut report, &embedded, &annex_files_norms);
+    report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    report.files.sort_by(|a, b| a.path.cmp(&b.path));
+    report.unresolved_mapping_refs.sort();
+    report.unresolved_mapping_refs.dedup();
+
+    sort_chunks(&mut out.chunks, &manifest);
+    build_graph(&mut out.chunks);
+    sort_records(&mut out);
+    report.wall_ms = start.elapsed().as_millis() as u64;
+    out.report = report;
+    Ok(out)
+}
+
+/// Embedded annex copies of `eu/en` yield to the `eu/en-annexes` file
+/// (`embedded`: indexes into `report.files` of files with embedded
+/// annexes); any remaining id collision keeps the first chunk in file
+/// order. What is dropped is reported.
+fn drop_duplicates(
+    chunks: &mut Vec<Chunk>,
+    report: &mut IngestReport,
+    embedded: &[usize],
+    annex_files_norms: &HashSet<(String, String, Lang)>,
+) {
     // embedded annex copies of `eu/en` yield to the `eu/en-annexes` file
     if !embedded.is_empty() && !annex_files_norms.is_empty() {
         let embedded_files: HashSet<String> = embedded
@@ -227,7 +250,7 @@ pub fn ingest(
             .map(|&i| report.files[i].path.clone())
             .collect();
         let mut dropped = BTreeSet::new();
-        out.chunks.retain(|c| {
+        chunks.retain(|c| {
             let dup = embedded_files.contains(&c.source_file)
                 && c.norm.starts_with("Anhang")
                 && annex_files_norms.contains(&(c.regulation.clone(), c.norm.clone(), c.lang));
@@ -240,7 +263,7 @@ pub fn ingest(
     }
     // any remaining id collision: keep the first in file order, report the rest
     let mut seen = HashSet::new();
-    out.chunks.retain(|c| {
+    chunks.retain(|c| {
         let fresh = seen.insert(c.id.clone());
         if !fresh {
             report
@@ -249,13 +272,10 @@ pub fn ingest(
         }
         fresh
     });
-    report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    report.files.sort_by(|a, b| a.path.cmp(&b.path));
-    report.unresolved_mapping_refs.sort();
-    report.unresolved_mapping_refs.dedup();
+}
 
-    sort_chunks(&mut out.chunks, &manifest);
-    build_graph(&mut out.chunks);
+/// Control mappings and evidence items in a stable order.
+fn sort_records(out: &mut Ingested) {
     out.control_mappings.sort_by(|a, b| {
         (
             a.regulation.as_str(),
@@ -282,9 +302,6 @@ pub fn ingest(
                 b.artifact_name.as_str(),
             ))
     });
-    report.wall_ms = start.elapsed().as_millis() as u64;
-    out.report = report;
-    Ok(out)
 }
 
 fn norm_part(r: &NormRef) -> &str {

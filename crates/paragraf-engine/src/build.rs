@@ -374,12 +374,141 @@ fn law_titles(
         .collect()
 }
 
-/// Build an index directory.
+/// Build an index directory: ingest (and the archive tier with `--scale`)
+/// → embed (resumable) and the heading vectors → HNSW → inverted → write.
 pub fn build_index(
     opts: &BuildOptions,
     progress: &dyn Fn(BuildEvent),
 ) -> Result<BuildReport, EngineError> {
     let mut stage_ms = BTreeMap::new();
+    let corpus = ingest_stage(opts, progress, &mut stage_ms)?;
+    let chunks = &corpus.chunks;
+    let (embedded, headings, info, mut texts) =
+        embed_stage(opts, &corpus, progress, &mut stage_ms)?;
+    let dim = info.dim;
+    let Embedded {
+        vectors,
+        mut sparse,
+        reused,
+        todo,
+        truncated,
+    } = embedded;
+    // the lexical tier has no learned-sparse weights either
+    sparse.resize(chunks.len(), Vec::new());
+
+    let t = Instant::now();
+    progress(BuildEvent::Stage {
+        name: "hnsw",
+        total: chunks.len() as u64,
+    });
+    let dense = DenseIndex::build(vectors, dim, &opts.hnsw)?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("hnsw".into(), ms);
+    progress(BuildEvent::StageDone { name: "hnsw", ms });
+
+    let t = Instant::now();
+    progress(BuildEvent::Stage {
+        name: "inverted",
+        total: chunks.len() as u64,
+    });
+    let analyzer = AnalyzerConfig::default();
+    // BM25 reads the embedded text with its heading weighted, replaced in
+    // place (one text at a time: a scale build holds ~170k)
+    if analyzer.bm25.heading_weight > 1 {
+        for (t, c) in texts.iter_mut().zip(chunks) {
+            *t = lexical_text(c, std::mem::take(t), analyzer.bm25.heading_weight);
+        }
+    }
+    let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    let has_sparse = info.has_sparse;
+    let inverted = InvertedIndex::build(
+        &bodies,
+        if has_sparse { Some(&sparse) } else { None },
+        &analyzer,
+    )?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("inverted".into(), ms);
+    progress(BuildEvent::StageDone {
+        name: "inverted",
+        ms,
+    });
+
+    let t = Instant::now();
+    progress(BuildEvent::Stage {
+        name: "write",
+        total: 0,
+    });
+    let mut manifest = IndexManifest::new(
+        corpus.corpus_hash,
+        EmbedderMeta {
+            name: info.name.clone(),
+            revision: info.revision.clone(),
+            dim,
+            dtype: info.dtype.clone(),
+        },
+        analyzer,
+        opts.hnsw.clone(),
+    );
+    if opts.f16 {
+        manifest.vector_dtype = paragraf_index::VectorDtype::F16;
+    }
+    manifest.skipped_sources = corpus.skipped.clone();
+    manifest.core_only = opts.core_only;
+    manifest.scale = corpus.scale;
+    let extras = CorpusExtras {
+        mappings: corpus.control_mappings,
+        evidence: corpus.evidence,
+        laws: law_titles(
+            chunks,
+            &corpus.title_manifest,
+            corpus.gii_titles,
+            corpus.archive_titles,
+        ),
+    };
+    let written = write_index(
+        &opts.out, &manifest, chunks, &extras, &dense, &inverted, &headings,
+    )?;
+    let size_bytes: u64 = written.files.values().map(|f| f.bytes).sum();
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    stage_ms.insert("write".into(), ms);
+    progress(BuildEvent::StageDone { name: "write", ms });
+
+    Ok(BuildReport {
+        out: opts.out.display().to_string(),
+        chunks: chunks.len(),
+        embedded: todo,
+        reused_from_checkpoint: reused,
+        truncated,
+        stage_ms,
+        size_bytes,
+        skipped_files: corpus.skipped,
+    })
+}
+
+/// What the ingest stage hands on: the chunks to index and what the
+/// manifest and the extras record about them.
+struct IngestedCorpus {
+    chunks: Vec<Chunk>,
+    skipped: Vec<paragraf_index::SkippedSource>,
+    /// Law titles the GII files state, (regulation, title).
+    gii_titles: Vec<(String, String)>,
+    /// Law titles of the archive tier (`--scale`).
+    archive_titles: Vec<(String, String)>,
+    title_manifest: paragraf_corpus::Manifest,
+    scale: Option<paragraf_index::ScaleTier>,
+    corpus_hash: String,
+    control_mappings: Vec<paragraf_types::ControlMapping>,
+    evidence: Vec<paragraf_types::EvidenceItem>,
+}
+
+/// Ingest the corpus (with `--strict`, a file left out is an error), keep
+/// the regulations asked for, add the archive tier (`--scale`), and hash
+/// the chunks.
+fn ingest_stage(
+    opts: &BuildOptions,
+    progress: &dyn Fn(BuildEvent),
+    stage_ms: &mut BTreeMap<String, f64>,
+) -> Result<IngestedCorpus, EngineError> {
     let t = Instant::now();
     progress(BuildEvent::Stage {
         name: "ingest",
@@ -456,8 +585,39 @@ pub fn build_index(
     let ms = t.elapsed().as_secs_f64() * 1e3;
     stage_ms.insert("ingest".into(), ms);
     progress(BuildEvent::StageDone { name: "ingest", ms });
+    Ok(IngestedCorpus {
+        chunks,
+        skipped,
+        gii_titles,
+        archive_titles,
+        title_manifest,
+        scale,
+        corpus_hash,
+        control_mappings: ingested.control_mappings,
+        evidence: ingested.evidence,
+    })
+}
 
-    // embed, resumable
+/// Embed the chunks (the curated tier, or everything with
+/// `--embed-scale`), resumable from the checkpoint, then the heading
+/// vectors (opt-in; always with `--scale`). Returns the embeddings, the
+/// heading vectors, the embedder's description and every chunk's passage
+/// text.
+fn embed_stage(
+    opts: &BuildOptions,
+    corpus: &IngestedCorpus,
+    progress: &dyn Fn(BuildEvent),
+    stage_ms: &mut BTreeMap<String, f64>,
+) -> Result<
+    (
+        Embedded,
+        HeadingVectors,
+        paragraf_models::EmbedderInfo,
+        Vec<String>,
+    ),
+    EngineError,
+> {
+    let chunks = &corpus.chunks;
     let t = Instant::now();
     let device = crate::models::open_device(opts.device);
     let embedder = load_embedder(&opts.registry, &opts.embedder, &opts.resolve, &device)?;
@@ -468,11 +628,11 @@ pub fn build_index(
         PathBuf::from(p)
     });
     let mut ckpt = EmbeddingCheckpoint::open(&ckpt_path, info.dim)?;
-    let mut texts: Vec<String> = chunks.iter().map(passage_text).collect();
+    let texts: Vec<String> = chunks.iter().map(passage_text).collect();
     let ids: Vec<String> = chunks.iter().map(|c| c.id.as_str().to_string()).collect();
     let dim = info.dim;
     // the embedded tier: everything, or the curated chunks before the archive's
-    let dense_n = match &scale {
+    let dense_n = match &corpus.scale {
         Some(tier) if !opts.embed_scale => chunks.len() - tier.chunks,
         _ => chunks.len(),
     };
@@ -492,9 +652,9 @@ pub fn build_index(
     // heading vectors (opt-in; always with --scale, where the archive's
     // headings are the lexical tier's cheap dense signal: one short text per
     // norm instead of every chunk): one per norm heading and language
-    let headings = if opts.heading_vectors || scale.is_some() {
+    let headings = if opts.heading_vectors || corpus.scale.is_some() {
         let t = Instant::now();
-        let heads = norm_headings(&chunks);
+        let heads = norm_headings(chunks);
         let head_ids: Vec<String> = heads.iter().map(heading_key).collect();
         let head_texts: Vec<String> = heads.iter().map(|h| h.text.clone()).collect();
         let out = embed_resumable(
@@ -517,98 +677,7 @@ pub fn build_index(
         HeadingVectors::default()
     };
     ckpt.flush()?;
-    let Embedded {
-        vectors,
-        mut sparse,
-        reused,
-        todo,
-        truncated,
-    } = embedded;
-    // the lexical tier has no learned-sparse weights either
-    sparse.resize(chunks.len(), Vec::new());
-
-    let t = Instant::now();
-    progress(BuildEvent::Stage {
-        name: "hnsw",
-        total: chunks.len() as u64,
-    });
-    let dense = DenseIndex::build(vectors, dim, &opts.hnsw)?;
-    let ms = t.elapsed().as_secs_f64() * 1e3;
-    stage_ms.insert("hnsw".into(), ms);
-    progress(BuildEvent::StageDone { name: "hnsw", ms });
-
-    let t = Instant::now();
-    progress(BuildEvent::Stage {
-        name: "inverted",
-        total: chunks.len() as u64,
-    });
-    let analyzer = AnalyzerConfig::default();
-    // BM25 reads the embedded text with its heading weighted, replaced in
-    // place (one text at a time: a scale build holds ~170k)
-    if analyzer.bm25.heading_weight > 1 {
-        for (t, c) in texts.iter_mut().zip(&chunks) {
-            *t = lexical_text(c, std::mem::take(t), analyzer.bm25.heading_weight);
-        }
-    }
-    let bodies: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
-    let has_sparse = info.has_sparse;
-    let inverted = InvertedIndex::build(
-        &bodies,
-        if has_sparse { Some(&sparse) } else { None },
-        &analyzer,
-    )?;
-    let ms = t.elapsed().as_secs_f64() * 1e3;
-    stage_ms.insert("inverted".into(), ms);
-    progress(BuildEvent::StageDone {
-        name: "inverted",
-        ms,
-    });
-
-    let t = Instant::now();
-    progress(BuildEvent::Stage {
-        name: "write",
-        total: 0,
-    });
-    let mut manifest = IndexManifest::new(
-        corpus_hash,
-        EmbedderMeta {
-            name: info.name.clone(),
-            revision: info.revision.clone(),
-            dim,
-            dtype: info.dtype.clone(),
-        },
-        analyzer,
-        opts.hnsw.clone(),
-    );
-    if opts.f16 {
-        manifest.vector_dtype = paragraf_index::VectorDtype::F16;
-    }
-    manifest.skipped_sources = skipped.clone();
-    manifest.core_only = opts.core_only;
-    manifest.scale = scale;
-    let extras = CorpusExtras {
-        mappings: ingested.control_mappings,
-        evidence: ingested.evidence,
-        laws: law_titles(&chunks, &title_manifest, gii_titles, archive_titles),
-    };
-    let written = write_index(
-        &opts.out, &manifest, &chunks, &extras, &dense, &inverted, &headings,
-    )?;
-    let size_bytes: u64 = written.files.values().map(|f| f.bytes).sum();
-    let ms = t.elapsed().as_secs_f64() * 1e3;
-    stage_ms.insert("write".into(), ms);
-    progress(BuildEvent::StageDone { name: "write", ms });
-
-    Ok(BuildReport {
-        out: opts.out.display().to_string(),
-        chunks: chunks.len(),
-        embedded: todo,
-        reused_from_checkpoint: reused,
-        truncated,
-        stage_ms,
-        size_bytes,
-        skipped_files: skipped,
-    })
+    Ok((embedded, headings, info, texts))
 }
 
 /// The manifest of the index at `dir` (what `index info` prints).

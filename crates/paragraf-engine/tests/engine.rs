@@ -5,7 +5,8 @@
 //! without them the tests print why and return.
 
 use paragraf_engine::{
-    build_index, AnswerProgress, AskOptions, Engine, EngineError, EngineOptions, SearchOptions,
+    build_index, AnswerProgress, AskOptions, Engine, EngineError, EngineOptions, ParamsSource,
+    SearchOptions,
 };
 use paragraf_models::{
     ChatMessage, DeviceChoice, GenOutput, GenParams, Generator, GeneratorInfo, ModelError,
@@ -52,7 +53,7 @@ fn engine_with(params: paragraf_rank::RankParams) -> Option<Engine> {
         },
         device: DeviceChoice::Cpu,
         answer_model: None,
-        params,
+        params: ParamsSource::Given(Box::new(params)),
         query_batch_max: None,
         query_cache_entries: paragraf_engine::query_embed::QUERY_CACHE_ENTRIES,
         warm_up: false,
@@ -495,7 +496,7 @@ fn missing_index_says_how_to_build_it() {
         },
         device: DeviceChoice::Cpu,
         answer_model: None,
-        params: Default::default(),
+        params: ParamsSource::Given(Box::default()),
         query_batch_max: None,
         query_cache_entries: paragraf_engine::query_embed::QUERY_CACHE_ENTRIES,
         warm_up: false,

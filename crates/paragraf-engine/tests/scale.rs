@@ -95,9 +95,11 @@ fn the_archive_joins_as_a_lexical_tier_without_shadowing_the_curated_law() {
         // no law's lift can exceed N/n_L = 16.5 here, so the law-title
         // threshold is set for this corpus (the default, 30, is for corpora
         // of thousands of chunks; pinned in rank's tests/constants.rs)
-        params: paragraf_rank::RankParams::default()
-            .overlay(&serde_json::json!({"lawTitleMinLift": 8.0}))
-            .unwrap(),
+        params: paragraf_engine::ParamsSource::Given(Box::new(
+            paragraf_rank::RankParams::default()
+                .overlay(&serde_json::json!({"lawTitleMinLift": 8.0}))
+                .unwrap(),
+        )),
         warm_up: false,
         query_batch_max: None,
         query_cache_entries: 0,

@@ -108,8 +108,21 @@ impl EvalReport {
     }
 
     fn render_markdown(&self, chart: Option<&str>) -> String {
-        let m = &self.meta;
         let mut s = String::new();
+        self.md_header(&mut s, chart);
+        self.md_retrieval(&mut s);
+        if self.meta.generate {
+            self.md_answers(&mut s);
+        }
+        self.md_latency(&mut s);
+        self.md_per_question(&mut s);
+        self.md_failures(&mut s);
+        s
+    }
+
+    /// Run metadata and the chart link.
+    fn md_header(&self, s: &mut String, chart: Option<&str>) {
+        let m = &self.meta;
         let _ = writeln!(s, "# Evaluation report — {}\n", md_escape(&m.label));
         let _ = writeln!(s, "- created: {} ({:.1} s wall)", m.created_utc, m.wall_s);
         let _ = writeln!(s, "- machine: {}", m.machine.describe());
@@ -126,7 +139,11 @@ impl EvalReport {
         if let Some(c) = chart {
             let _ = writeln!(s, "![hit@1 per stage and pass rate per category]({c})\n");
         }
+    }
 
+    /// Rank metrics per stage and language, check pass rates, the final
+    /// stage per category.
+    fn md_retrieval(&self, s: &mut String) {
         s.push_str("## Retrieval per stage\n\n| stage | scored | hit@1 | hit@5 | MRR@10 | nDCG@10 | checks all | passed | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for st in &self.stages {
             let a = &st.aggregate;
@@ -202,76 +219,80 @@ impl EvalReport {
                 );
             }
         }
+    }
 
-        if m.generate {
-            s.push_str("\n## Answers\n\n| stage | answer-fact recall (facts) | supported sentences | own-words statements supported (n) | pinpoint accuracy | answered | abstained | abstention P | abstention R |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for st in &self.stages {
-                if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
-                    let _ = writeln!(
-                        s,
-                        "| {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
-                        md_escape(&st.stage),
-                        f3(a.answer_fact_recall),
-                        a.facts_total,
-                        f3(a.supported_sentence_precision),
-                        f3(a.own_sentence_precision),
-                        a.own_sentences,
-                        f3(a.pinpoint_accuracy),
-                        a.answered,
-                        a.abstained,
-                        f3(a.abstention_precision),
-                        f3(a.abstention_recall),
-                    );
-                }
-            }
-            s.push_str("\n*answer-fact recall*: deciding facts (thresholds, deadlines, amounts of the `*.answers.jsonl` file) the answer text states ÷ all facts. *supported sentences*: statements of non-abstaining answers that cite an evidence unit `[n]` whose text holds every number of the statement and at least half of its longer words (checked here, independently of the gate). *own-words statements*: the same over the statements that are not a verbatim quote „…“ of a unit — what the answer model wrote and the gate kept. *pinpoint accuracy*: evidence units that belong to an expected norm ÷ all evidence units.\n");
-            s.push_str("\n### Gate and generation\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for st in &self.stages {
-                if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
-                    let _ = writeln!(
-                        s,
-                        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                        md_escape(&st.stage),
-                        a.answered,
-                        a.abstained,
-                        a.abstained_before_generation,
-                        a.extractive_answers,
-                        f3(a.grounded_answers),
-                        f3(a.citation_validity),
-                        f3(a.abstention_precision),
-                        f3(a.retrieval_abstention_precision),
-                        f3(a.abstention_recall),
-                        f3(a.cites_expected),
-                        ms(a.mean_answer_chars),
-                        ms(a.mean_generated_tokens),
-                        ms(a.tokens_per_s),
-                        a.errors
-                    );
-                }
-            }
-            s.push_str("\n*grounded answers*: share of non-abstaining answers whose every final citation names a retrieved result (checked here, independently of the engine's gate). *citations kept*: final citations ÷ (final + removed); the final ones include the gate's attributions of unmarked sentences and the sources an extractive answer quotes. *before generation*: abstentions decided by retrieval (no model call); the others come after generation (the model declined, or no statement was supported by a binding source while the assessment asked for human review). *extractive*: answers that quote their sources because the model's text held no statement backed by a binding source (counted as answers, not abstentions).\n");
-            for st in &self.stages {
-                if let Some(a) = st
-                    .aggregate
-                    .answer
-                    .as_ref()
-                    .filter(|a| !a.abstain_reasons.is_empty())
-                {
-                    let reasons: Vec<String> = a
-                        .abstain_reasons
-                        .iter()
-                        .map(|(k, v)| format!("{k} {v}"))
-                        .collect();
-                    let _ = writeln!(
-                        s,
-                        "\nAbstentions by reason ({}): {}.",
-                        md_escape(&st.stage),
-                        reasons.join(", ")
-                    );
-                }
+    /// Answer metrics, the gate and generation, abstentions by reason.
+    fn md_answers(&self, s: &mut String) {
+        s.push_str("\n## Answers\n\n| stage | answer-fact recall (facts) | supported sentences | own-words statements supported (n) | pinpoint accuracy | answered | abstained | abstention P | abstention R |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for st in &self.stages {
+            if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
+                    md_escape(&st.stage),
+                    f3(a.answer_fact_recall),
+                    a.facts_total,
+                    f3(a.supported_sentence_precision),
+                    f3(a.own_sentence_precision),
+                    a.own_sentences,
+                    f3(a.pinpoint_accuracy),
+                    a.answered,
+                    a.abstained,
+                    f3(a.abstention_precision),
+                    f3(a.abstention_recall),
+                );
             }
         }
+        s.push_str("\n*answer-fact recall*: deciding facts (thresholds, deadlines, amounts of the `*.answers.jsonl` file) the answer text states ÷ all facts. *supported sentences*: statements of non-abstaining answers that cite an evidence unit `[n]` whose text holds every number of the statement and at least half of its longer words (checked here, independently of the gate). *own-words statements*: the same over the statements that are not a verbatim quote „…“ of a unit — what the answer model wrote and the gate kept. *pinpoint accuracy*: evidence units that belong to an expected norm ÷ all evidence units.\n");
+        s.push_str("\n### Gate and generation\n\n| stage | answered | abstained | of which before generation | extractive | grounded answers | citations kept | abstention P | P before generation | abstention R | cites expected | mean chars | mean tokens | tok/s | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for st in &self.stages {
+            if let Some(a) = st.aggregate.answer.as_ref().filter(|a| a.answered > 0) {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    md_escape(&st.stage),
+                    a.answered,
+                    a.abstained,
+                    a.abstained_before_generation,
+                    a.extractive_answers,
+                    f3(a.grounded_answers),
+                    f3(a.citation_validity),
+                    f3(a.abstention_precision),
+                    f3(a.retrieval_abstention_precision),
+                    f3(a.abstention_recall),
+                    f3(a.cites_expected),
+                    ms(a.mean_answer_chars),
+                    ms(a.mean_generated_tokens),
+                    ms(a.tokens_per_s),
+                    a.errors
+                );
+            }
+        }
+        s.push_str("\n*grounded answers*: share of non-abstaining answers whose every final citation names a retrieved result (checked here, independently of the engine's gate). *citations kept*: final citations ÷ (final + removed); the final ones include the gate's attributions of unmarked sentences and the sources an extractive answer quotes. *before generation*: abstentions decided by retrieval (no model call); the others come after generation (the model declined, or no statement was supported by a binding source while the assessment asked for human review). *extractive*: answers that quote their sources because the model's text held no statement backed by a binding source (counted as answers, not abstentions).\n");
+        for st in &self.stages {
+            if let Some(a) = st
+                .aggregate
+                .answer
+                .as_ref()
+                .filter(|a| !a.abstain_reasons.is_empty())
+            {
+                let reasons: Vec<String> = a
+                    .abstain_reasons
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "\nAbstentions by reason ({}): {}.",
+                    md_escape(&st.stage),
+                    reasons.join(", ")
+                );
+            }
+        }
+    }
 
+    /// Latency per stage.
+    fn md_latency(&self, s: &mut String) {
         s.push_str("\n## Latency per stage (ms, wall clock per question)\n\n| stage | mean | p50 | p95 | max | pipeline p50 |\n|---|---:|---:|---:|---:|---|\n");
         for st in &self.stages {
             let l = &st.aggregate.latency;
@@ -291,7 +312,10 @@ impl EvalReport {
                 pipe.join(", ")
             );
         }
+    }
 
+    /// Every question per stage: ✓/✗ and the top norm.
+    fn md_per_question(&self, s: &mut String) {
         // Per question: one column per stage with ✓/✗ and the top norm.
         s.push_str("\n## Per question\n\n✓ = passed (primary hit and all checks), ✗ = failed; the cell shows the top distinct norm and the rank of the first expected one.\n\n| id | category | expected |");
         for st in &self.stages {
@@ -337,7 +361,10 @@ impl EvalReport {
                 s.push('\n');
             }
         }
+    }
 
+    /// The failures of the final stage with what was seen.
+    fn md_failures(&self, s: &mut String) {
         if let Some(fin) = self.final_stage() {
             let failed: Vec<_> = fin.queries.iter().filter(|r| !r.passed).collect();
             let _ = writeln!(
@@ -367,7 +394,6 @@ impl EvalReport {
                 }
             }
         }
-        s
     }
 
     /// Plain-text table for the terminal: one row per stage.

@@ -88,136 +88,9 @@ pub fn bench_models(
         };
         let rss0 = rss_mib().unwrap_or(0.0);
         match s.kind.as_str() {
-            "embedder" => {
-                let (load, e) = timed_loads(reps, || load_embedder(reg, &s.name, ropts, &dev))?;
-                row.load_ms = load;
-                row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
-                let mut naive = Vec::new();
-                for tokens in [128usize, 512] {
-                    let n = if tokens == 128 { 32 } else { 16 };
-                    let mut speedups = Vec::new();
-                    let mut gflops = Vec::new(); // (batched, naive)
-                    let st = repeat(0, reps, || -> Result<f64, EngineError> {
-                        let r = mb::embed_throughput(e.as_ref(), tokens, n)?;
-                        speedups.push(r.speedup);
-                        gflops.push((r.batched_gflops(), r.naive_gflops()));
-                        naive.push(format!("{tokens} tok: naive {:.1}/s", r.naive_per_s));
-                        Ok(r.batched_per_s)
-                    })?;
-                    if let Some(st) = &st {
-                        speedups.sort_by(f64::total_cmp);
-                        let max = e.info().max_tokens;
-                        let cut = if tokens > max {
-                            format!(" (the model reads at most {max} tokens: truncated)")
-                        } else {
-                            String::new()
-                        };
-                        row.notes.push(format!(
-                            "{tokens} tok{cut}: batched {:.1} passages/s = {:.2}× the naive loop (median of {reps})",
-                            st.median,
-                            speedups[speedups.len() / 2]
-                        ));
-                        gflops.sort_by(|x, y| x.0.total_cmp(&y.0));
-                        let (b, nv) = gflops[gflops.len() / 2];
-                        let info = e.info();
-                        let read = tokens.min(info.max_tokens);
-                        let rows = read * e.batch_size(read, n);
-                        let shape = |m: usize| (m, info.dim, info.intermediate);
-                        if rows == read {
-                            row.notes.push(format!(
-                                "{tokens} tok: a pass takes one passage at this length (attention budget), so batching adds no GEMM rows; the runs did their GEMM work at {b:.0} GFLOP/s batched and {nv:.0} naive"
-                            ));
-                        } else if let (Ok(one), Ok(many)) = (
-                            mb::gemm_rate_gflops(&dev, shape(read), 1.0),
-                            mb::gemm_rate_gflops(&dev, shape(rows), 1.0),
-                        ) {
-                            row.notes.push(format!(
-                                "{tokens} tok: GEMM rate {one:.0} GFLOP/s at one passage's {read} rows, {many:.0} at a batch's {rows} rows, so batching gains at most {:.2}× on the GEMMs; the runs did their GEMM work at {b:.0} GFLOP/s batched ({:.0} % of that rate) and {nv:.0} naive ({:.0} %)",
-                                many / one,
-                                100.0 * b / many,
-                                100.0 * nv / one
-                            ));
-                        }
-                    }
-                    if tokens == 128 {
-                        row.embed_passages_per_s_128 = st;
-                    } else {
-                        row.embed_passages_per_s_512 = st;
-                    }
-                }
-                let mut p95 = Vec::new();
-                row.query_embed_p50_ms = repeat(0, reps, || -> Result<f64, EngineError> {
-                    let q = mb::query_latency(e.as_ref(), 20)?;
-                    p95.push(q.p95_ms);
-                    Ok(q.p50_ms)
-                })?;
-                row.query_embed_p95_ms = Stat::from_samples(&p95);
-            }
+            "embedder" => bench_embedder(&mut row, &s.name, reg, ropts, &dev, reps, rss0)?,
             "answer" => {
-                let (load, mut m) =
-                    timed_loads(reps, || load_generator(reg, &s.name, ropts, &dev))?;
-                row.load_ms = load;
-                row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
-                let messages = match &engine {
-                    Some(engine) => real_prompt(engine, m.as_ref())?,
-                    None => vec![ChatMessage {
-                        role: Role::User,
-                        content: format!("Quellen:\n[1] Art. 37 DSGVO — Benennung eines Datenschutzbeauftragten\nDer Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in einer umfangreichen regelmäßigen und systematischen Überwachung von betroffenen Personen besteht.\n\nFrage: {QUESTION}"),
-                    }],
-                };
-                let params = GenParams {
-                    max_tokens: 32,
-                    ..GenParams::default()
-                };
-                let (mut prefill, mut decode, mut ttft) = (Vec::new(), Vec::new(), Vec::new());
-                let mut prompt_tokens = 0;
-                for i in 0..=reps {
-                    let t = Instant::now();
-                    let mut first = None;
-                    let out = m.chat(&messages, &params, &mut |_| {
-                        first.get_or_insert_with(|| t.elapsed().as_secs_f64() * 1e3);
-                        true
-                    })?;
-                    if i == 0 {
-                        continue; // warm-up
-                    }
-                    prompt_tokens = out.prompt_tokens;
-                    prefill.push(out.prompt_tokens as f64 / (out.prefill_ms / 1e3).max(1e-9));
-                    decode.push(
-                        out.generated_tokens.saturating_sub(1).max(1) as f64
-                            / (out.decode_ms / 1e3).max(1e-9),
-                    );
-                    ttft.push(first.unwrap_or(out.prefill_ms));
-                }
-                row.prefill_tok_per_s = Stat::from_samples(&prefill);
-                row.decode_tok_per_s = Stat::from_samples(&decode);
-                row.ttft_ms = Stat::from_samples(&ttft);
-                // Short prompt: decode speed with a short KV cache.
-                let short = vec![ChatMessage {
-                    role: Role::User,
-                    content: "Erkläre kurz, was ein Datenschutzbeauftragter tut.".into(),
-                }];
-                let short_params = GenParams {
-                    max_tokens: 64,
-                    ..GenParams::default()
-                };
-                let mut short_decode = Vec::new();
-                let mut short_prompt = 0;
-                for i in 0..=reps {
-                    let out = m.chat(&short, &short_params, &mut |_| true)?;
-                    if i == 0 {
-                        continue; // warm-up
-                    }
-                    short_prompt = out.prompt_tokens;
-                    short_decode.push(
-                        out.generated_tokens.saturating_sub(1).max(1) as f64
-                            / (out.decode_ms / 1e3).max(1e-9),
-                    );
-                }
-                row.decode_short_tok_per_s = Stat::from_samples(&short_decode);
-                row.notes.push(format!(
-                    "prompt {prompt_tokens} tokens, 32 new tokens, greedy; short: prompt {short_prompt} tokens, up to 64 new tokens"
-                ));
+                bench_answer_model(&mut row, &s.name, engine, reg, ropts, &dev, reps, rss0)?
             }
             _ => continue,
         }
@@ -228,6 +101,162 @@ pub fn bench_models(
         peak_rss_mib().unwrap_or(0.0)
     ));
     Ok(table)
+}
+
+/// An embedder's load time and memory, its passages per second at 128 and
+/// 512 tokens (batched against the naive loop, with the GEMM rates that
+/// bound them) and its query latency.
+fn bench_embedder(
+    row: &mut BenchRow,
+    name: &str,
+    reg: &Registry,
+    ropts: &ResolveOptions,
+    dev: &candle_core::Device,
+    reps: usize,
+    rss0: f64,
+) -> Result<(), EngineError> {
+    let (load, e) = timed_loads(reps, || load_embedder(reg, name, ropts, dev))?;
+    row.load_ms = load;
+    row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
+    let mut naive = Vec::new();
+    for tokens in [128usize, 512] {
+        let n = if tokens == 128 { 32 } else { 16 };
+        let mut speedups = Vec::new();
+        let mut gflops = Vec::new(); // (batched, naive)
+        let st = repeat(0, reps, || -> Result<f64, EngineError> {
+            let r = mb::embed_throughput(e.as_ref(), tokens, n)?;
+            speedups.push(r.speedup);
+            gflops.push((r.batched_gflops(), r.naive_gflops()));
+            naive.push(format!("{tokens} tok: naive {:.1}/s", r.naive_per_s));
+            Ok(r.batched_per_s)
+        })?;
+        if let Some(st) = &st {
+            speedups.sort_by(f64::total_cmp);
+            let max = e.info().max_tokens;
+            let cut = if tokens > max {
+                format!(" (the model reads at most {max} tokens: truncated)")
+            } else {
+                String::new()
+            };
+            row.notes.push(format!(
+                    "{tokens} tok{cut}: batched {:.1} passages/s = {:.2}× the naive loop (median of {reps})",
+                    st.median,
+                    speedups[speedups.len() / 2]
+                ));
+            gflops.sort_by(|x, y| x.0.total_cmp(&y.0));
+            let (b, nv) = gflops[gflops.len() / 2];
+            let info = e.info();
+            let read = tokens.min(info.max_tokens);
+            let rows = read * e.batch_size(read, n);
+            let shape = |m: usize| (m, info.dim, info.intermediate);
+            if rows == read {
+                row.notes.push(format!(
+                        "{tokens} tok: a pass takes one passage at this length (attention budget), so batching adds no GEMM rows; the runs did their GEMM work at {b:.0} GFLOP/s batched and {nv:.0} naive"
+                    ));
+            } else if let (Ok(one), Ok(many)) = (
+                mb::gemm_rate_gflops(dev, shape(read), 1.0),
+                mb::gemm_rate_gflops(dev, shape(rows), 1.0),
+            ) {
+                row.notes.push(format!(
+                        "{tokens} tok: GEMM rate {one:.0} GFLOP/s at one passage's {read} rows, {many:.0} at a batch's {rows} rows, so batching gains at most {:.2}× on the GEMMs; the runs did their GEMM work at {b:.0} GFLOP/s batched ({:.0} % of that rate) and {nv:.0} naive ({:.0} %)",
+                        many / one,
+                        100.0 * b / many,
+                        100.0 * nv / one
+                    ));
+            }
+        }
+        if tokens == 128 {
+            row.embed_passages_per_s_128 = st;
+        } else {
+            row.embed_passages_per_s_512 = st;
+        }
+    }
+    let mut p95 = Vec::new();
+    row.query_embed_p50_ms = repeat(0, reps, || -> Result<f64, EngineError> {
+        let q = mb::query_latency(e.as_ref(), 20)?;
+        p95.push(q.p95_ms);
+        Ok(q.p50_ms)
+    })?;
+    row.query_embed_p95_ms = Stat::from_samples(&p95);
+    Ok(())
+}
+
+/// An answer model's load time and memory, prefill and decode rates and
+/// time to the first token on a real prompt (from retrieved sources when
+/// `engine` is there), and its decode rate on a short prompt.
+#[allow(clippy::too_many_arguments)]
+fn bench_answer_model(
+    row: &mut BenchRow,
+    name: &str,
+    engine: Option<&Engine>,
+    reg: &Registry,
+    ropts: &ResolveOptions,
+    dev: &candle_core::Device,
+    reps: usize,
+    rss0: f64,
+) -> Result<(), EngineError> {
+    let (load, mut m) = timed_loads(reps, || load_generator(reg, name, ropts, dev))?;
+    row.load_ms = load;
+    row.peak_memory_mib = rss_mib().map(|r| (r - rss0).max(0.0));
+    let messages = match engine {
+            Some(engine) => real_prompt(engine, m.as_ref())?,
+            None => vec![ChatMessage {
+                role: Role::User,
+                content: format!("Quellen:\n[1] Art. 37 DSGVO — Benennung eines Datenschutzbeauftragten\nDer Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn die Kerntätigkeit in einer umfangreichen regelmäßigen und systematischen Überwachung von betroffenen Personen besteht.\n\nFrage: {QUESTION}"),
+            }],
+        };
+    let params = GenParams {
+        max_tokens: 32,
+        ..GenParams::default()
+    };
+    let (mut prefill, mut decode, mut ttft) = (Vec::new(), Vec::new(), Vec::new());
+    let mut prompt_tokens = 0;
+    for i in 0..=reps {
+        let t = Instant::now();
+        let mut first = None;
+        let out = m.chat(&messages, &params, &mut |_| {
+            first.get_or_insert_with(|| t.elapsed().as_secs_f64() * 1e3);
+            true
+        })?;
+        if i == 0 {
+            continue; // warm-up
+        }
+        prompt_tokens = out.prompt_tokens;
+        prefill.push(out.prompt_tokens as f64 / (out.prefill_ms / 1e3).max(1e-9));
+        decode.push(
+            out.generated_tokens.saturating_sub(1).max(1) as f64 / (out.decode_ms / 1e3).max(1e-9),
+        );
+        ttft.push(first.unwrap_or(out.prefill_ms));
+    }
+    row.prefill_tok_per_s = Stat::from_samples(&prefill);
+    row.decode_tok_per_s = Stat::from_samples(&decode);
+    row.ttft_ms = Stat::from_samples(&ttft);
+    // Short prompt: decode speed with a short KV cache.
+    let short = vec![ChatMessage {
+        role: Role::User,
+        content: "Erkläre kurz, was ein Datenschutzbeauftragter tut.".into(),
+    }];
+    let short_params = GenParams {
+        max_tokens: 64,
+        ..GenParams::default()
+    };
+    let mut short_decode = Vec::new();
+    let mut short_prompt = 0;
+    for i in 0..=reps {
+        let out = m.chat(&short, &short_params, &mut |_| true)?;
+        if i == 0 {
+            continue; // warm-up
+        }
+        short_prompt = out.prompt_tokens;
+        short_decode.push(
+            out.generated_tokens.saturating_sub(1).max(1) as f64 / (out.decode_ms / 1e3).max(1e-9),
+        );
+    }
+    row.decode_short_tok_per_s = Stat::from_samples(&short_decode);
+    row.notes.push(format!(
+            "prompt {prompt_tokens} tokens, 32 new tokens, greedy; short: prompt {short_prompt} tokens, up to 64 new tokens"
+        ));
+    Ok(())
 }
 
 /// Load a model `reps` times (at least once), the previous copy dropped

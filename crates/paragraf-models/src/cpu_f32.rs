@@ -16,6 +16,14 @@ use candle_core::{DType, Device, Storage, Tensor};
 use gemm::{gemm, Parallelism};
 use rayon::prelude::*;
 
+/// The activation a dense layer applies after its bias.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Act {
+    GeluErf,
+    GeluTanh,
+    Relu,
+}
+
 /// A raw pointer the tasks share; each writes disjoint elements.
 #[derive(Clone, Copy)]
 struct Out(*mut f32);
@@ -145,7 +153,7 @@ pub(crate) fn dense(
     x: &Tensor,
     wt: &Tensor,
     bias: Option<&Tensor>,
-    act: Option<crate::encoder::Act>,
+    act: Option<Act>,
 ) -> candle_core::Result<Tensor> {
     let x = x.contiguous()?;
     let (m, k) = x.dims2()?;
@@ -230,8 +238,7 @@ pub(crate) fn dense(
 }
 
 /// The encoder's activations, in place, matching candle's element functions.
-fn activate(v: &mut [f32], act: crate::encoder::Act) {
-    use crate::encoder::Act;
+fn activate(v: &mut [f32], act: Act) {
     match act {
         Act::GeluErf => {
             for x in v {
@@ -318,7 +325,6 @@ mod tests {
     /// The fused dense layer equals candle's matmul + bias + activation.
     #[test]
     fn dense_matches_matmul_bias_and_activation() -> candle_core::Result<()> {
-        use crate::encoder::Act;
         let (m, k, n) = (5usize, 24usize, 40usize);
         let mut rng = crate::encoder::SplitMix(3);
         let x = Tensor::from_vec(rng.normal_vec(m * k, 1.0), (m, k), &Device::Cpu)?;

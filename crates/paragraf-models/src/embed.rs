@@ -7,8 +7,6 @@
 use crate::ModelError;
 use serde::Serialize;
 
-pub use crate::embed_load::{load_embedder, load_embedder_from_files};
-
 /// Whether a text is a search query or a stored passage (selects the prefix).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextKind {

@@ -114,12 +114,7 @@ pub enum Positions {
     },
 }
 
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Act {
-    GeluErf,
-    GeluTanh,
-    Relu,
-}
+pub(crate) use crate::cpu_f32::Act;
 
 /// A linear layer whose weight is kept transposed (`[in, out]`, contiguous).
 /// On the CPU, candle hands `x · Wᵀ` to gemm as the transposed problem

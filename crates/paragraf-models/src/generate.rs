@@ -3,7 +3,9 @@
 //! stop tokens and strings, streaming, KV cache within a request.
 
 use crate::chat::{default_system, render_chat, ChatTemplate, PromptPiece};
-pub use crate::chat::{ChatMessage, Role};
+use crate::generator::{
+    ChatMessage, GenOutput, GenParams, Generator, GeneratorInfo, GreedyTiming, StopReason,
+};
 use crate::gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
 use crate::registry::{Architecture, ModelEntry, ModelKind};
 use crate::resolve::{resolve, ResolveOptions};
@@ -12,133 +14,9 @@ use candle_core::quantized::gguf_file;
 use candle_core::{DType, Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
 use candle_transformers::models::{quantized_gemma3, quantized_llama, quantized_phi3};
-use serde::Serialize;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
-
-/// Generation parameters.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GenParams {
-    /// Maximum new tokens.
-    pub max_tokens: usize,
-    /// Sampling temperature; 0 = greedy.
-    pub temperature: f64,
-    /// Nucleus sampling threshold.
-    pub top_p: Option<f64>,
-    /// Repeat penalty (1.0 = off).
-    pub repeat_penalty: f32,
-    /// How many recent tokens the penalty looks at.
-    pub repeat_last_n: usize,
-    /// Sampling seed.
-    pub seed: u64,
-    /// Stop strings (not included in the output).
-    pub stop: Vec<String>,
-}
-
-impl Default for GenParams {
-    fn default() -> Self {
-        Self {
-            max_tokens: 512,
-            temperature: 0.0,
-            top_p: None,
-            repeat_penalty: 1.1,
-            repeat_last_n: 64,
-            seed: 299_792_458,
-            stop: Vec::new(),
-        }
-    }
-}
-
-/// Why generation ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The model ended its turn (end-of-turn / EOS token).
-    EndOfTurn,
-    /// A stop string was produced.
-    StopString,
-    /// `max_tokens` reached.
-    MaxTokens,
-    /// The context window is full.
-    ContextFull,
-    /// The streaming callback asked to stop.
-    Cancelled,
-}
-
-/// Result of one chat call.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GenOutput {
-    /// Generated text (without stop string / end token).
-    pub text: String,
-    /// Prompt length in tokens.
-    pub prompt_tokens: usize,
-    /// Generated tokens (incl. a final stop token).
-    pub generated_tokens: usize,
-    /// Prompt processing time, read after a device synchronise (so on a GPU
-    /// it is the kernels' time, not their launch).
-    pub prefill_ms: f64,
-    /// Time from the end of prefill to the end.
-    pub decode_ms: f64,
-    /// Why it ended.
-    pub stop_reason: StopReason,
-}
-
-/// A timed greedy run of exactly `steps` tokens ([`GgufGenerator::timed_greedy`]).
-#[derive(Debug, Clone, Serialize)]
-pub struct GreedyTiming {
-    /// Prompt length in tokens.
-    pub prompt_tokens: usize,
-    /// Tokens chosen (the first one after prefill included).
-    pub steps: usize,
-    /// Prompt processing, after a device synchronise (ms).
-    pub prefill_ms: f64,
-    /// Time to the first token: prefill plus its argmax (ms).
-    pub ttft_ms: f64,
-    /// The `steps - 1` one-token steps after the first token (ms).
-    pub decode_ms: f64,
-    /// Prompt tokens per second of prefill.
-    pub prefill_tok_per_s: f64,
-    /// Tokens per second of the one-token steps.
-    pub decode_tok_per_s: f64,
-    /// Steps that chose the expected token, when expected ids were given.
-    pub agree: Option<usize>,
-    /// The first step that chose another token than the expected one.
-    pub first_difference: Option<usize>,
-}
-
-/// Description of a loaded answer model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GeneratorInfo {
-    /// Registry name (or file name).
-    pub name: String,
-    /// `general.architecture`.
-    pub architecture: String,
-    /// Chat template family.
-    pub chat_template: String,
-    /// Context length used.
-    pub context_length: usize,
-    /// Vocabulary size.
-    pub vocab_size: usize,
-    /// Weights file.
-    pub path: PathBuf,
-}
-
-/// A chat model. Not shared between threads concurrently (`&mut self`).
-pub trait Generator: Send {
-    /// What is loaded.
-    fn info(&self) -> &GeneratorInfo;
-    /// Number of tokens of `text` (no special tokens).
-    fn count_tokens(&self, text: &str) -> Result<usize, ModelError>;
-    /// Runs one chat turn; `on_token` receives text as it is produced and
-    /// returns false to stop.
-    fn chat(
-        &mut self,
-        messages: &[ChatMessage],
-        params: &GenParams,
-        on_token: &mut dyn FnMut(&str) -> bool,
-    ) -> Result<GenOutput, ModelError>;
-}
 
 enum Weights {
     Qwen2(crate::qwen2::ModelWeights),
@@ -244,59 +122,8 @@ pub fn load_generator_from_file(
     })?;
     let ct = gguf_file::Content::read(&mut file)
         .map_err(|e| ModelError::invalid(path, format!("not a readable GGUF file: {e}")))?;
-    let arch = ct
-        .metadata
-        .get("general.architecture")
-        .and_then(|v| v.to_string().ok())
-        .cloned()
-        .ok_or_else(|| ModelError::invalid(path, "GGUF without general.architecture"))?;
-    let model_name = entry.map(|e| e.name.clone()).unwrap_or_else(|| {
-        path.file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    });
-    let expected = entry.map(|e| e.architecture);
-    let family = match arch.as_str() {
-        "qwen2" => Architecture::Qwen2,
-        "llama" => Architecture::Llama,
-        "gemma3" | "gemma2" | "gemma" => Architecture::Gemma3,
-        "phi3" => Architecture::Phi3,
-        other => {
-            return Err(ModelError::WrongArchitecture {
-                model: model_name,
-                found: other.to_string(),
-                expected: "qwen2, llama, gemma3 or phi3".into(),
-            })
-        }
-    };
-    if let Some(exp) = expected {
-        if exp != family {
-            return Err(ModelError::WrongArchitecture {
-                model: model_name,
-                found: arch,
-                expected: exp.as_str().to_string(),
-            });
-        }
-    }
-    // Check every tensor lies inside the file (truncated downloads).
-    let file_len = file
-        .metadata()
-        .map_err(|source| ModelError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?
-        .len();
-    for (name, info) in &ct.tensor_infos {
-        let bytes =
-            info.shape.elem_count() / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
-        let end = ct.tensor_data_offset + info.offset + bytes as u64;
-        if end > file_len {
-            return Err(ModelError::invalid(
-                path,
-                format!("truncated: tensor `{name}` ends at byte {end} but the file has {file_len} bytes"),
-            ));
-        }
-    }
+    let (arch, family, model_name) = architecture_of(&ct, path, entry)?;
+    check_tensors_in_file(&ct, &file, path)?;
     let tok = tokenizer_from_gguf(&ct, &path.display().to_string())?;
     let jinja = ct
         .metadata
@@ -398,6 +225,77 @@ pub fn load_generator_from_file(
         info,
         device: device.clone(),
     })
+}
+
+/// The GGUF's architecture, its family (checked against the registry
+/// entry when there is one) and the model's name.
+fn architecture_of(
+    ct: &gguf_file::Content,
+    path: &Path,
+    entry: Option<&ModelEntry>,
+) -> Result<(String, Architecture, String), ModelError> {
+    let arch = ct
+        .metadata
+        .get("general.architecture")
+        .and_then(|v| v.to_string().ok())
+        .cloned()
+        .ok_or_else(|| ModelError::invalid(path, "GGUF without general.architecture"))?;
+    let model_name = entry.map(|e| e.name.clone()).unwrap_or_else(|| {
+        path.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let expected = entry.map(|e| e.architecture);
+    let family = match arch.as_str() {
+        "qwen2" => Architecture::Qwen2,
+        "llama" => Architecture::Llama,
+        "gemma3" | "gemma2" | "gemma" => Architecture::Gemma3,
+        "phi3" => Architecture::Phi3,
+        other => {
+            return Err(ModelError::WrongArchitecture {
+                model: model_name,
+                found: other.to_string(),
+                expected: "qwen2, llama, gemma3 or phi3".into(),
+            })
+        }
+    };
+    if let Some(exp) = expected {
+        if exp != family {
+            return Err(ModelError::WrongArchitecture {
+                model: model_name,
+                found: arch,
+                expected: exp.as_str().to_string(),
+            });
+        }
+    }
+    Ok((arch, family, model_name))
+}
+
+/// Every tensor lies inside the file (truncated downloads).
+fn check_tensors_in_file(
+    ct: &gguf_file::Content,
+    file: &std::fs::File,
+    path: &Path,
+) -> Result<(), ModelError> {
+    let file_len = file
+        .metadata()
+        .map_err(|source| ModelError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .len();
+    for (name, info) in &ct.tensor_infos {
+        let bytes =
+            info.shape.elem_count() / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
+        let end = ct.tensor_data_offset + info.offset + bytes as u64;
+        if end > file_len {
+            return Err(ModelError::invalid(
+                path,
+                format!("truncated: tensor `{name}` ends at byte {end} but the file has {file_len} bytes"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl GgufGenerator {
@@ -563,13 +461,10 @@ impl GgufGenerator {
         })
     }
 
-    /// Runs generation on already-built prompt ids.
-    pub fn generate_ids(
-        &mut self,
-        prompt: &[u32],
-        params: &GenParams,
-        on_token: &mut dyn FnMut(&str) -> bool,
-    ) -> Result<(GenOutput, Vec<u32>), ModelError> {
+    /// The sampler for `params`, after checking the prompt and the
+    /// parameters (a non-empty prompt shorter than the context, temperature
+    /// >= 0, top_p in (0, 1]).
+    fn sampler(&self, prompt: &[u32], params: &GenParams) -> Result<LogitsProcessor, ModelError> {
         if prompt.is_empty() {
             return Err(ModelError::InvalidInput("empty prompt".into()));
         }
@@ -606,7 +501,18 @@ impl GgufGenerator {
                 },
             }
         };
-        let mut lp = LogitsProcessor::from_sampling(params.seed, sampling);
+        Ok(LogitsProcessor::from_sampling(params.seed, sampling))
+    }
+
+    /// Runs generation on already-built prompt ids.
+    pub fn generate_ids(
+        &mut self,
+        prompt: &[u32],
+        params: &GenParams,
+        on_token: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<(GenOutput, Vec<u32>), ModelError> {
+        let ctx = self.info.context_length;
+        let mut lp = self.sampler(prompt, params)?;
         let fwd = |w: &mut Weights,
                    ids: &[u32],
                    pos: usize,

@@ -139,114 +139,8 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
         .unwrap_or_default();
 
     let tokenizer = match model.as_str() {
-        "gpt2" => {
-            let merges: Vec<(String, String)> = md(ct, "tokenizer.ggml.merges")
-                .and_then(|v| v.to_vec().ok())
-                .ok_or_else(|| err("gpt2 tokenizer without tokenizer.ggml.merges".into()))?
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    v.to_string()
-                        .ok()
-                        .and_then(|s| s.split_once(' '))
-                        .map(|(a, b)| (a.to_string(), b.to_string()))
-                        .ok_or_else(|| err(format!("tokenizer.ggml.merges[{i}] is not `a b`")))
-                })
-                .collect::<Result<_, _>>()?;
-            let vocab: Vocab = index.iter().map(|(k, v)| (k.clone(), *v)).collect();
-            let pre = md(ct, "tokenizer.ggml.pre")
-                .and_then(|v| v.to_string().ok())
-                .cloned()
-                .unwrap_or_else(|| "default".into());
-            let llama3 = matches!(pre.as_str(), "llama-bpe" | "llama3" | "smaug-bpe");
-            let bpe = BPE::builder()
-                .vocab_and_merges(vocab, merges)
-                .ignore_merges(llama3)
-                .build()
-                .map_err(|e| err(format!("BPE: {e}")))?;
-            let mut t = Tokenizer::new(bpe);
-            let split = |re: &str| -> Result<PreTokenizerWrapper, ModelError> {
-                let s = Split::new(
-                    SplitPattern::Regex(re.to_string()),
-                    SplitDelimiterBehavior::Isolated,
-                    false,
-                )
-                .map_err(|e| err(format!("pre-tokenizer regex: {e}")))?;
-                Ok(PreSeq::new(vec![s.into(), ByteLevel::new(false, false, false).into()]).into())
-            };
-            match pre.as_str() {
-                "qwen2" => {
-                    t.with_normalizer(Some(NormalizerWrapper::from(NFC)))
-                        .map_err(|e| err(format!("normalizer: {e}")))?;
-                    t.with_pre_tokenizer(Some(split(REGEX_QWEN2)?));
-                }
-                _ if llama3 => {
-                    t.with_pre_tokenizer(Some(split(REGEX_LLAMA3)?));
-                }
-                // SmolLM2: digits split individually, then GPT-2 byte-level
-                // *without* a prefix space (candle's default adds one).
-                "smollm" => {
-                    t.with_pre_tokenizer(Some(PreTokenizerWrapper::from(PreSeq::new(vec![
-                        Digits::new(true).into(),
-                        ByteLevel::new(false, true, true).into(),
-                    ]))));
-                }
-                _ => {
-                    t.with_pre_tokenizer(Some(PreTokenizerWrapper::from(ByteLevel::new(
-                        false, true, true,
-                    ))));
-                }
-            }
-            t.with_decoder(Some(DecoderWrapper::from(ByteLevel::new(
-                false, true, true,
-            ))));
-            t
-        }
-        "llama" => {
-            let scores: Vec<f32> =
-                match md(ct, "tokenizer.ggml.scores").and_then(|v| v.to_vec().ok()) {
-                    Some(a) => a.iter().map(|v| as_f32(v).unwrap_or(0.0)).collect(),
-                    None => {
-                        return Err(err(
-                            "SentencePiece tokenizer without tokenizer.ggml.scores".into()
-                        ))
-                    }
-                };
-            let merges = merges_from_scores(&tokens, &token_types, &scores, &index);
-            let vocab: Vocab = index.iter().map(|(k, v)| (k.clone(), *v)).collect();
-            let mut b = BPE::builder()
-                .vocab_and_merges(vocab, merges)
-                .byte_fallback(true)
-                .fuse_unk(true);
-            if let Some(u) = unk {
-                b = b.unk_token(tokens[u as usize].clone());
-            }
-            let bpe = b.build().map_err(|e| err(format!("BPE: {e}")))?;
-            let mut t = Tokenizer::new(bpe);
-            let add_space = md(ct, "tokenizer.ggml.add_space_prefix")
-                .and_then(|v| v.to_bool().ok())
-                .unwrap_or(!arch.starts_with("gemma"));
-            let replace = Replace::new(" ", "▁").map_err(|e| err(format!("normalizer: {e}")))?;
-            let mut norms: Vec<NormalizerWrapper> = Vec::new();
-            if add_space {
-                norms.push(Prepend::new("▁".into()).into());
-            }
-            norms.push(replace.into());
-            t.with_normalizer(Some(NormalizerWrapper::from(NormSeq::new(norms))))
-                .map_err(|e| err(format!("normalizer: {e}")))?;
-            let mut decs: Vec<DecoderWrapper> = vec![
-                Replace::new("▁", " ")
-                    .map_err(|e| err(format!("decoder: {e}")))?
-                    .into(),
-                ByteFallback::new().into(),
-                Fuse::new().into(),
-            ];
-            if add_space {
-                decs.push(Strip::new(' ', 1, 0).into());
-            }
-            t.with_decoder(Some(DecoderWrapper::from(DecoderSeq::new(decs))));
-            t
-        }
+        "gpt2" => gpt2_tokenizer(ct, &index, origin)?,
+        "llama" => sentencepiece_tokenizer(ct, &tokens, &token_types, &index, unk, &arch, origin)?,
         other => {
             return Err(err(format!(
                 "unsupported tokenizer model `{other}` (expected gpt2 or llama)"
@@ -266,6 +160,139 @@ pub fn tokenizer_from_gguf(ct: &Content, origin: &str) -> Result<GgufTokenizer, 
         model,
         index,
     })
+}
+
+/// A GPT-2 style byte-level BPE (`tokenizer.ggml.model = gpt2`) with the
+/// pre-tokenizer its `tokenizer.ggml.pre` names.
+fn gpt2_tokenizer(
+    ct: &Content,
+    index: &HashMap<String, u32>,
+    origin: &str,
+) -> Result<Tokenizer, ModelError> {
+    let err = |m: String| ModelError::Tokenizer {
+        context: origin.to_string(),
+        message: m,
+    };
+    let merges: Vec<(String, String)> = md(ct, "tokenizer.ggml.merges")
+        .and_then(|v| v.to_vec().ok())
+        .ok_or_else(|| err("gpt2 tokenizer without tokenizer.ggml.merges".into()))?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.to_string()
+                .ok()
+                .and_then(|s| s.split_once(' '))
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| err(format!("tokenizer.ggml.merges[{i}] is not `a b`")))
+        })
+        .collect::<Result<_, _>>()?;
+    let vocab: Vocab = index.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let pre = md(ct, "tokenizer.ggml.pre")
+        .and_then(|v| v.to_string().ok())
+        .cloned()
+        .unwrap_or_else(|| "default".into());
+    let llama3 = matches!(pre.as_str(), "llama-bpe" | "llama3" | "smaug-bpe");
+    let bpe = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .ignore_merges(llama3)
+        .build()
+        .map_err(|e| err(format!("BPE: {e}")))?;
+    let mut t = Tokenizer::new(bpe);
+    let split = |re: &str| -> Result<PreTokenizerWrapper, ModelError> {
+        let s = Split::new(
+            SplitPattern::Regex(re.to_string()),
+            SplitDelimiterBehavior::Isolated,
+            false,
+        )
+        .map_err(|e| err(format!("pre-tokenizer regex: {e}")))?;
+        Ok(PreSeq::new(vec![s.into(), ByteLevel::new(false, false, false).into()]).into())
+    };
+    match pre.as_str() {
+        "qwen2" => {
+            t.with_normalizer(Some(NormalizerWrapper::from(NFC)))
+                .map_err(|e| err(format!("normalizer: {e}")))?;
+            t.with_pre_tokenizer(Some(split(REGEX_QWEN2)?));
+        }
+        _ if llama3 => {
+            t.with_pre_tokenizer(Some(split(REGEX_LLAMA3)?));
+        }
+        // SmolLM2: digits split individually, then GPT-2 byte-level
+        // *without* a prefix space (candle's default adds one).
+        "smollm" => {
+            t.with_pre_tokenizer(Some(PreTokenizerWrapper::from(PreSeq::new(vec![
+                Digits::new(true).into(),
+                ByteLevel::new(false, true, true).into(),
+            ]))));
+        }
+        _ => {
+            t.with_pre_tokenizer(Some(PreTokenizerWrapper::from(ByteLevel::new(
+                false, true, true,
+            ))));
+        }
+    }
+    t.with_decoder(Some(DecoderWrapper::from(ByteLevel::new(
+        false, true, true,
+    ))));
+    Ok(t)
+}
+
+/// A SentencePiece BPE (`tokenizer.ggml.model = llama`): merges rebuilt
+/// from the piece scores, byte fallback, `▁` for spaces.
+fn sentencepiece_tokenizer(
+    ct: &Content,
+    tokens: &[String],
+    token_types: &[i32],
+    index: &HashMap<String, u32>,
+    unk: Option<u32>,
+    arch: &str,
+    origin: &str,
+) -> Result<Tokenizer, ModelError> {
+    let err = |m: String| ModelError::Tokenizer {
+        context: origin.to_string(),
+        message: m,
+    };
+    let scores: Vec<f32> = match md(ct, "tokenizer.ggml.scores").and_then(|v| v.to_vec().ok()) {
+        Some(a) => a.iter().map(|v| as_f32(v).unwrap_or(0.0)).collect(),
+        None => {
+            return Err(err(
+                "SentencePiece tokenizer without tokenizer.ggml.scores".into()
+            ))
+        }
+    };
+    let merges = merges_from_scores(tokens, token_types, &scores, index);
+    let vocab: Vocab = index.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut b = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .byte_fallback(true)
+        .fuse_unk(true);
+    if let Some(u) = unk {
+        b = b.unk_token(tokens[u as usize].clone());
+    }
+    let bpe = b.build().map_err(|e| err(format!("BPE: {e}")))?;
+    let mut t = Tokenizer::new(bpe);
+    let add_space = md(ct, "tokenizer.ggml.add_space_prefix")
+        .and_then(|v| v.to_bool().ok())
+        .unwrap_or(!arch.starts_with("gemma"));
+    let replace = Replace::new(" ", "▁").map_err(|e| err(format!("normalizer: {e}")))?;
+    let mut norms: Vec<NormalizerWrapper> = Vec::new();
+    if add_space {
+        norms.push(Prepend::new("▁".into()).into());
+    }
+    norms.push(replace.into());
+    t.with_normalizer(Some(NormalizerWrapper::from(NormSeq::new(norms))))
+        .map_err(|e| err(format!("normalizer: {e}")))?;
+    let mut decs: Vec<DecoderWrapper> = vec![
+        Replace::new("▁", " ")
+            .map_err(|e| err(format!("decoder: {e}")))?
+            .into(),
+        ByteFallback::new().into(),
+        Fuse::new().into(),
+    ];
+    if add_space {
+        decs.push(Strip::new(' ', 1, 0).into());
+    }
+    t.with_decoder(Some(DecoderWrapper::from(DecoderSeq::new(decs))));
+    Ok(t)
 }
 
 /// SentencePiece BPE merges rebuilt from piece scores: every split of a

@@ -15,6 +15,7 @@ mod embed_run;
 mod encoder;
 mod error;
 mod generate;
+mod generator;
 mod gguf_tokenizer;
 mod gguf_widen;
 pub mod parity;
@@ -26,16 +27,13 @@ mod scripted;
 
 pub use chat::{render_chat, ChatTemplate, PromptPiece};
 pub use device::{select_device, DeviceChoice};
-pub use embed::{
-    encoder_forward_flops, load_embedder, load_embedder_from_files, EmbedBatch, Embedder,
-    EmbedderInfo, Embedding, TextKind,
-};
+pub use embed::{encoder_forward_flops, EmbedBatch, Embedder, EmbedderInfo, Embedding, TextKind};
+pub use embed_load::{load_embedder, load_embedder_from_files};
 pub use encoder::EncoderConfig;
 pub use error::ModelError;
-pub use generate::GgufGenerator;
-pub use generate::{
-    load_generator, load_generator_from_file, ChatMessage, GenOutput, GenParams, Generator,
-    GeneratorInfo, GreedyTiming, Role, StopReason,
+pub use generate::{load_generator, load_generator_from_file, GgufGenerator};
+pub use generator::{
+    ChatMessage, GenOutput, GenParams, Generator, GeneratorInfo, GreedyTiming, Role, StopReason,
 };
 pub use gguf_tokenizer::{tokenizer_from_gguf, GgufTokenizer};
 pub use registry::{

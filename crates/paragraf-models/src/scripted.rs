@@ -6,7 +6,7 @@
 //! time, so streaming can be tested.
 
 use crate::error::ModelError;
-use crate::generate::{ChatMessage, GenOutput, GenParams, Generator, GeneratorInfo, StopReason};
+use crate::generator::{ChatMessage, GenOutput, GenParams, Generator, GeneratorInfo, StopReason};
 use std::path::Path;
 use std::time::Duration;
 

@@ -178,50 +178,62 @@ pub fn assess<'c>(
 
     // framework layer (09)
     if q.control_intent {
-        let mut keys: BTreeSet<String> = BTreeSet::new();
-        if top.source_class == SourceClass::BindingLaw {
-            keys.insert(norm_key(top_ref.as_str()));
-        }
-        for r in results
-            .iter()
-            .take(n)
-            .filter(|r| r.source_class == SourceClass::BindingLaw)
-        {
-            keys.insert(norm_key(result_norm(r).as_str()));
-        }
-        let mut controls: Vec<ControlMapping> = mappings
-            .iter()
-            .filter(|m| {
-                m.norms
-                    .iter()
-                    .any(|nr| keys.contains(&norm_key(nr.as_str())))
-            })
-            .cloned()
-            .collect();
-        controls.sort_by(|x, y| {
-            (&x.framework_id, &x.control_id, &x.regulation).cmp(&(
-                &y.framework_id,
-                &y.control_id,
-                &y.regulation,
-            ))
-        });
-        controls.dedup_by(|x, y| {
-            x.framework_id == y.framework_id
-                && x.control_id == y.control_id
-                && x.regulation == y.regulation
-        });
-        let mut ev: Vec<EvidenceItem> = evidence
-            .iter()
-            .filter(|e| keys.contains(&norm_key(e.norm.as_str())))
-            .cloned()
-            .collect();
-        ev.sort_by(|x, y| (&x.norm, &x.artifact_name).cmp(&(&y.norm, &y.artifact_name)));
-        a.controls = controls;
-        a.evidence = ev;
+        (a.controls, a.evidence) = framework_layer(results, top, n, mappings, evidence);
     }
 
     a.score_reasoning = score_reasoning(q, top, runner_up, &a);
     a
+}
+
+/// The mappings and evidence items of the primary and the top binding
+/// norms (09), sorted and deduplicated.
+fn framework_layer(
+    results: &[SearchResult],
+    top: &SearchResult,
+    n: usize,
+    mappings: &[ControlMapping],
+    evidence: &[EvidenceItem],
+) -> (Vec<ControlMapping>, Vec<EvidenceItem>) {
+    let top_ref = result_norm(top);
+    let mut keys: BTreeSet<String> = BTreeSet::new();
+    if top.source_class == SourceClass::BindingLaw {
+        keys.insert(norm_key(top_ref.as_str()));
+    }
+    for r in results
+        .iter()
+        .take(n)
+        .filter(|r| r.source_class == SourceClass::BindingLaw)
+    {
+        keys.insert(norm_key(result_norm(r).as_str()));
+    }
+    let mut controls: Vec<ControlMapping> = mappings
+        .iter()
+        .filter(|m| {
+            m.norms
+                .iter()
+                .any(|nr| keys.contains(&norm_key(nr.as_str())))
+        })
+        .cloned()
+        .collect();
+    controls.sort_by(|x, y| {
+        (&x.framework_id, &x.control_id, &x.regulation).cmp(&(
+            &y.framework_id,
+            &y.control_id,
+            &y.regulation,
+        ))
+    });
+    controls.dedup_by(|x, y| {
+        x.framework_id == y.framework_id
+            && x.control_id == y.control_id
+            && x.regulation == y.regulation
+    });
+    let mut ev: Vec<EvidenceItem> = evidence
+        .iter()
+        .filter(|e| keys.contains(&norm_key(e.norm.as_str())))
+        .cloned()
+        .collect();
+    ev.sort_by(|x, y| (&x.norm, &x.artifact_name).cmp(&(&y.norm, &y.artifact_name)));
+    (controls, ev)
 }
 
 fn score_reasoning(

@@ -372,8 +372,10 @@ macro_rules! rank_knobs {
             lexical_top_n, LEXICAL_TOP_N, "lexicalTopN": usize = 100, any;
             /// `sparseTopN` = 50 — learned-sparse candidates per query.
             sparse_top_n, SPARSE_TOP_N, "sparseTopN": usize = 50, any;
-            /// `topK` = 10 — results returned by default.
-            top_k, TOP_K, "topK": usize = 10, any;
+            /// `topK` = 10 — results returned by default (and ranked at least,
+            /// before the assessment): the one default of the CLI, the server
+            /// and the eval, written once in `paragraf_types::limits`.
+            top_k, TOP_K, "topK": usize = paragraf_types::limits::DEFAULT_TOP_K, any;
         }
     };
 }

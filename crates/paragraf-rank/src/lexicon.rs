@@ -452,6 +452,198 @@ impl HeadingIntent {
     }
 }
 
+/// The `[[jurisdiction]]` entries.
+fn compile_jurisdictions(raw: &[RawJurisdiction]) -> Result<Vec<JurisdictionEntry>, RankError> {
+    let mut jurisdictions = Vec::new();
+    for (i, j) in raw.iter().enumerate() {
+        let f = format!("jurisdiction[{i}]");
+        jurisdictions.push(JurisdictionEntry {
+            code: parse_enum(&format!("{f}.code"), &j.code)?,
+            signals: patterns(&format!("{f}.signals"), &j.signals)?,
+        });
+    }
+    Ok(jurisdictions)
+}
+
+/// The `[[domain]]` entries.
+fn compile_domains(raw: &[RawDomain]) -> Result<Vec<DomainEntry>, RankError> {
+    let mut domains = Vec::new();
+    for (i, d) in raw.iter().enumerate() {
+        let f = format!("domain[{i}]");
+        domains.push(DomainEntry {
+            domain: parse_enum(&format!("{f}.name"), &d.name)?,
+            definitions: d.definitions.iter().map(|n| NormRef(n.clone())).collect(),
+            signals: patterns(&format!("{f}.signals"), &d.signals)?,
+            together: groups(&format!("{f}.together"), &d.together)?,
+            except: patterns(&format!("{f}.except"), &d.except)?,
+        });
+    }
+    Ok(domains)
+}
+
+/// The `[[regulation]]` entries (names unique; a concordance names its
+/// other law).
+fn compile_regulations(raw: &[RawRegulation]) -> Result<Vec<RegulationEntry>, RankError> {
+    let mut regulations = Vec::new();
+    let mut names = BTreeSet::new();
+    for (i, r) in raw.iter().enumerate() {
+        let f = format!("regulation[{i}]");
+        if !names.insert(r.name.clone()) {
+            return Err(RankError::Lexicon {
+                field: format!("{f}.name"),
+                message: format!("duplicate regulation `{}`", r.name),
+            });
+        }
+        let mut ds = Vec::new();
+        for (k, d) in r.domains.iter().enumerate() {
+            ds.push(parse_enum(&format!("{f}.domains[{k}]"), d)?);
+        }
+        regulations.push(RegulationEntry {
+            name: r.name.clone(),
+            aliases: patterns(&format!("{f}.aliases"), &r.aliases)?,
+            jurisdiction: parse_enum(&format!("{f}.jurisdiction"), &r.jurisdiction)?,
+            domains: ds,
+            regime: r.regime.clone(),
+            definitions: r.definitions.clone(),
+            historical: r.historical,
+            numbered_like: r.numbered_like.clone(),
+            concordance: match (&r.concordance_with, r.concordance.is_empty()) {
+                (Some(law), _) => Some((
+                    law.clone(),
+                    r.concordance
+                        .iter()
+                        .map(|[a, b]| (a.clone(), b.clone()))
+                        .collect(),
+                )),
+                (None, true) => None,
+                (None, false) => {
+                    return Err(RankError::Lexicon {
+                        field: format!("{f}.concordance"),
+                        message: "`concordance` needs `concordance_with` (the other law)"
+                            .to_string(),
+                    })
+                }
+            },
+        });
+    }
+    Ok(regulations)
+}
+
+/// The `[[scope_rule]]` entries (a range has both ends, in order).
+fn compile_scope_rules(raw: &[RawScopeRule]) -> Result<Vec<ScopeRule>, RankError> {
+    let mut scope_rules = Vec::new();
+    for (i, s) in raw.iter().enumerate() {
+        let f = format!("scope_rule[{i}]");
+        let range = match (s.from, s.to) {
+            (None, None) => None,
+            (Some(a), Some(b)) if a <= b => Some((a, b)),
+            _ => {
+                return Err(RankError::Lexicon {
+                    field: format!("{f}.from/to"),
+                    message: "give both `from` and `to` (from <= to) or neither".into(),
+                })
+            }
+        };
+        scope_rules.push(ScopeRule {
+            regulation: s.regulation.clone(),
+            range,
+            penalise_when: scope_when(&format!("{f}.penalise_when"), &s.penalise_when)?,
+            reason: s.reason.clone(),
+            in_scope: s.in_scope.clone(),
+        });
+    }
+    Ok(scope_rules)
+}
+
+/// The `[[topic]]` entries (ids unique, each names a norm, what a topic
+/// suppresses is a topic).
+fn compile_topics(raw: &[RawTopic]) -> Result<Vec<Topic>, RankError> {
+    let mut topics = Vec::new();
+    let mut ids = BTreeSet::new();
+    for (i, t) in raw.iter().enumerate() {
+        let f = format!("topic[{i}]");
+        if !ids.insert(t.id.clone()) {
+            return Err(RankError::Lexicon {
+                field: format!("{f}.id"),
+                message: format!("duplicate topic id `{}`", t.id),
+            });
+        }
+        if t.norms.is_empty() {
+            return Err(RankError::Lexicon {
+                field: format!("{f}.norms"),
+                message: format!("topic `{}` names no norm", t.id),
+            });
+        }
+        topics.push(Topic {
+            id: t.id.clone(),
+            signals: patterns(&format!("{f}.signals"), &t.signals)?,
+            require: patterns(&format!("{f}.require"), &t.require)?,
+            unless: patterns(&format!("{f}.unless"), &t.unless)?,
+            when_domain: match &t.when_domain {
+                Some(d) => Some(parse_enum(&format!("{f}.when_domain"), d)?),
+                None => None,
+            },
+            scope: match &t.scope {
+                Some(s) => Some(scope_when(&format!("{f}.scope"), s)?),
+                None => None,
+            },
+            norms: t.norms.iter().map(|n| NormRef(n.clone())).collect(),
+            suppresses: t.suppresses.clone(),
+            domains: Vec::new(),
+        });
+    }
+    for (i, t) in topics.iter().enumerate() {
+        for s in &t.suppresses {
+            if !ids.contains(s) {
+                return Err(RankError::Lexicon {
+                    field: format!("topic[{i}].suppresses"),
+                    message: format!("unknown topic id `{s}`"),
+                });
+            }
+        }
+    }
+    Ok(topics)
+}
+
+/// The `[[category]]` entries (ids unique, each names the law's words or a
+/// norm).
+fn compile_categories(raw: &[RawCategory]) -> Result<Vec<Category>, RankError> {
+    let mut categories = Vec::new();
+    let mut category_ids = BTreeSet::new();
+    for (i, c) in raw.iter().enumerate() {
+        let f = format!("category[{i}]");
+        if !category_ids.insert(c.id.clone()) {
+            return Err(RankError::Lexicon {
+                field: format!("{f}.id"),
+                message: format!("duplicate category id `{}`", c.id),
+            });
+        }
+        if c.terms_de.is_empty() && c.terms_en.is_empty() && c.norms.is_empty() {
+            return Err(RankError::Lexicon {
+                field: format!("{f}.terms_de"),
+                message: format!(
+                    "category `{}` names neither the law's words nor a norm",
+                    c.id
+                ),
+            });
+        }
+        categories.push(Category {
+            id: c.id.clone(),
+            defined_in: NormRef(c.defined_in.clone()),
+            instances: patterns(&format!("{f}.instances"), &c.instances)?,
+            unless: patterns(&format!("{f}.unless"), &c.unless)?,
+            terms: c
+                .terms_de
+                .iter()
+                .map(|t| (Lang::De, t.clone()))
+                .chain(c.terms_en.iter().map(|t| (Lang::En, t.clone())))
+                .collect(),
+            norms: c.norms.iter().map(|n| NormRef(n.clone())).collect(),
+        });
+    }
+    Ok(categories)
+}
+
 /// `together` groups: each a list of patterns that fire only all together.
 fn groups(field: &str, list: &[Vec<String>]) -> Result<Vec<Vec<Pattern>>, RankError> {
     list.iter()
@@ -508,165 +700,12 @@ impl Lexicon {
         let raw: RawLexicon = toml::from_str(s).map_err(|e| RankError::LexiconToml {
             message: e.to_string(),
         })?;
-        let mut jurisdictions = Vec::new();
-        for (i, j) in raw.jurisdiction.iter().enumerate() {
-            let f = format!("jurisdiction[{i}]");
-            jurisdictions.push(JurisdictionEntry {
-                code: parse_enum(&format!("{f}.code"), &j.code)?,
-                signals: patterns(&format!("{f}.signals"), &j.signals)?,
-            });
-        }
-        let mut domains = Vec::new();
-        for (i, d) in raw.domain.iter().enumerate() {
-            let f = format!("domain[{i}]");
-            domains.push(DomainEntry {
-                domain: parse_enum(&format!("{f}.name"), &d.name)?,
-                definitions: d.definitions.iter().map(|n| NormRef(n.clone())).collect(),
-                signals: patterns(&format!("{f}.signals"), &d.signals)?,
-                together: groups(&format!("{f}.together"), &d.together)?,
-                except: patterns(&format!("{f}.except"), &d.except)?,
-            });
-        }
-        let mut regulations = Vec::new();
-        let mut names = BTreeSet::new();
-        for (i, r) in raw.regulation.iter().enumerate() {
-            let f = format!("regulation[{i}]");
-            if !names.insert(r.name.clone()) {
-                return Err(RankError::Lexicon {
-                    field: format!("{f}.name"),
-                    message: format!("duplicate regulation `{}`", r.name),
-                });
-            }
-            let mut ds = Vec::new();
-            for (k, d) in r.domains.iter().enumerate() {
-                ds.push(parse_enum(&format!("{f}.domains[{k}]"), d)?);
-            }
-            regulations.push(RegulationEntry {
-                name: r.name.clone(),
-                aliases: patterns(&format!("{f}.aliases"), &r.aliases)?,
-                jurisdiction: parse_enum(&format!("{f}.jurisdiction"), &r.jurisdiction)?,
-                domains: ds,
-                regime: r.regime.clone(),
-                definitions: r.definitions.clone(),
-                historical: r.historical,
-                numbered_like: r.numbered_like.clone(),
-                concordance: match (&r.concordance_with, r.concordance.is_empty()) {
-                    (Some(law), _) => Some((
-                        law.clone(),
-                        r.concordance
-                            .iter()
-                            .map(|[a, b]| (a.clone(), b.clone()))
-                            .collect(),
-                    )),
-                    (None, true) => None,
-                    (None, false) => {
-                        return Err(RankError::Lexicon {
-                            field: format!("{f}.concordance"),
-                            message: "`concordance` needs `concordance_with` (the other law)"
-                                .to_string(),
-                        })
-                    }
-                },
-            });
-        }
-        let mut scope_rules = Vec::new();
-        for (i, s) in raw.scope_rule.iter().enumerate() {
-            let f = format!("scope_rule[{i}]");
-            let range = match (s.from, s.to) {
-                (None, None) => None,
-                (Some(a), Some(b)) if a <= b => Some((a, b)),
-                _ => {
-                    return Err(RankError::Lexicon {
-                        field: format!("{f}.from/to"),
-                        message: "give both `from` and `to` (from <= to) or neither".into(),
-                    })
-                }
-            };
-            scope_rules.push(ScopeRule {
-                regulation: s.regulation.clone(),
-                range,
-                penalise_when: scope_when(&format!("{f}.penalise_when"), &s.penalise_when)?,
-                reason: s.reason.clone(),
-                in_scope: s.in_scope.clone(),
-            });
-        }
-        let mut topics = Vec::new();
-        let mut ids = BTreeSet::new();
-        for (i, t) in raw.topic.iter().enumerate() {
-            let f = format!("topic[{i}]");
-            if !ids.insert(t.id.clone()) {
-                return Err(RankError::Lexicon {
-                    field: format!("{f}.id"),
-                    message: format!("duplicate topic id `{}`", t.id),
-                });
-            }
-            if t.norms.is_empty() {
-                return Err(RankError::Lexicon {
-                    field: format!("{f}.norms"),
-                    message: format!("topic `{}` names no norm", t.id),
-                });
-            }
-            topics.push(Topic {
-                id: t.id.clone(),
-                signals: patterns(&format!("{f}.signals"), &t.signals)?,
-                require: patterns(&format!("{f}.require"), &t.require)?,
-                unless: patterns(&format!("{f}.unless"), &t.unless)?,
-                when_domain: match &t.when_domain {
-                    Some(d) => Some(parse_enum(&format!("{f}.when_domain"), d)?),
-                    None => None,
-                },
-                scope: match &t.scope {
-                    Some(s) => Some(scope_when(&format!("{f}.scope"), s)?),
-                    None => None,
-                },
-                norms: t.norms.iter().map(|n| NormRef(n.clone())).collect(),
-                suppresses: t.suppresses.clone(),
-                domains: Vec::new(),
-            });
-        }
-        for (i, t) in topics.iter().enumerate() {
-            for s in &t.suppresses {
-                if !ids.contains(s) {
-                    return Err(RankError::Lexicon {
-                        field: format!("topic[{i}].suppresses"),
-                        message: format!("unknown topic id `{s}`"),
-                    });
-                }
-            }
-        }
-        let mut categories = Vec::new();
-        let mut category_ids = BTreeSet::new();
-        for (i, c) in raw.category.iter().enumerate() {
-            let f = format!("category[{i}]");
-            if !category_ids.insert(c.id.clone()) {
-                return Err(RankError::Lexicon {
-                    field: format!("{f}.id"),
-                    message: format!("duplicate category id `{}`", c.id),
-                });
-            }
-            if c.terms_de.is_empty() && c.terms_en.is_empty() && c.norms.is_empty() {
-                return Err(RankError::Lexicon {
-                    field: format!("{f}.terms_de"),
-                    message: format!(
-                        "category `{}` names neither the law's words nor a norm",
-                        c.id
-                    ),
-                });
-            }
-            categories.push(Category {
-                id: c.id.clone(),
-                defined_in: NormRef(c.defined_in.clone()),
-                instances: patterns(&format!("{f}.instances"), &c.instances)?,
-                unless: patterns(&format!("{f}.unless"), &c.unless)?,
-                terms: c
-                    .terms_de
-                    .iter()
-                    .map(|t| (Lang::De, t.clone()))
-                    .chain(c.terms_en.iter().map(|t| (Lang::En, t.clone())))
-                    .collect(),
-                norms: c.norms.iter().map(|n| NormRef(n.clone())).collect(),
-            });
-        }
+        let jurisdictions = compile_jurisdictions(&raw.jurisdiction)?;
+        let domains = compile_domains(&raw.domain)?;
+        let regulations = compile_regulations(&raw.regulation)?;
+        let scope_rules = compile_scope_rules(&raw.scope_rule)?;
+        let topics = compile_topics(&raw.topic)?;
+        let categories = compile_categories(&raw.category)?;
         let guidance_intent = patterns("guidance_intent.signals", &raw.guidance_intent.signals)?;
         let guidance_addressed = addressed(&raw.guidance_intent, &guidance_intent)?;
         let mut lex = Lexicon {
@@ -808,73 +847,4 @@ impl Lexicon {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn builtin_lexicon_parses() {
-        let lex = Lexicon::from_toml_str(BUILTIN_TOML).unwrap();
-        assert!(lex.topics.len() >= 60, "broad topic table");
-        assert!(lex.regulation("DSGVO").is_some());
-        // seed 05 controlIntentSignals: exactly 16 signals
-        assert_eq!(lex.control_intent.len(), 16);
-    }
-
-    #[test]
-    fn every_topic_and_scope_norm_names_a_known_regulation() {
-        let lex = Lexicon::builtin();
-        for t in &lex.topics {
-            for n in &t.norms {
-                let r = lex.regulation_of_norm(n);
-                assert!(r.is_some(), "topic {}: {n} names no known regulation", t.id);
-                let label = &n.0[..n.0.len() - r.unwrap().name.len()];
-                assert!(
-                    ["Art. ", "§ ", "Anhang "]
-                        .iter()
-                        .any(|p| label.starts_with(p))
-                        && label.ends_with(' '),
-                    "topic {}: `{n}` is not `<norm> <regulation>`",
-                    t.id
-                );
-            }
-        }
-        for s in &lex.scope_rules {
-            assert!(lex.regulation(&s.regulation).is_some(), "{}", s.regulation);
-        }
-        for d in &lex.domains {
-            for n in &d.definitions {
-                assert!(lex.regulation_of_norm(n).is_some(), "{n}");
-            }
-        }
-    }
-
-    #[test]
-    fn bad_pattern_names_the_field() {
-        let mut s = BUILTIN_TOML.to_string();
-        s = s.replacen("\"control\", \"controls\"", "\"con*trol\", \"controls\"", 1);
-        let e = Lexicon::from_toml_str(&s).unwrap_err().to_string();
-        assert!(
-            e.contains("control_intent.signals") && e.contains("con*trol"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn bad_toml_is_an_error_not_a_panic() {
-        assert!(Lexicon::from_toml_str("[language\n").is_err());
-        assert!(Lexicon::from_toml_str("").is_err());
-    }
-
-    #[test]
-    fn longest_regulation_suffix_wins() {
-        let lex = Lexicon::builtin();
-        let r = lex
-            .regulation_of_norm(&NormRef("§ 4f BDSG 1990".into()))
-            .unwrap();
-        assert_eq!(r.name, "BDSG 1990");
-        let r = lex
-            .regulation_of_norm(&NormRef("§ 38 BDSG".into()))
-            .unwrap();
-        assert_eq!(r.name, "BDSG");
-    }
-}
+mod tests;

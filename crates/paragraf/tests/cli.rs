@@ -295,6 +295,34 @@ fn empty_question_is_bad_input_with_exit_code_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("empty"));
 }
 
+/// The engine layers the rank parameters itself (`ParamsSource::Layers`):
+/// a `--params` file with an unknown key or a missing file is bad input,
+/// exit 2, the file and the key named.
+#[test]
+fn a_bad_params_file_is_exit_2_naming_file_and_key() {
+    let (idx, models) = index_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("knobs.toml");
+    std::fs::write(&bad, "noSuchKnob = 1.0\n").unwrap();
+    let missing = dir.path().join("absent.toml");
+    for (file, needle) in [(&bad, "noSuchKnob"), (&missing, "absent.toml")] {
+        let o = bin()
+            .arg("--model-dir")
+            .arg(models)
+            .args(["search", DPO, "--index"])
+            .arg(idx)
+            .arg("--params")
+            .arg(file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("rank parameters"), "{err}");
+        assert!(err.contains(file.to_str().unwrap()), "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+}
+
 /// Copy a directory tree (fixture corpus, index) into `to`.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

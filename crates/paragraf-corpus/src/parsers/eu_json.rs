@@ -225,9 +225,17 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
         });
     }
 
+    out.extend(recital_norms(act.recitals.unwrap_or_default()));
+    out.extend(embedded_annexes);
+    Ok(out)
+}
+
+/// The recitals, merged by number (the longer text wins).
+fn recital_norms(recitals_in: Vec<Recital<'_>>) -> Vec<RawNorm> {
+    let mut out = Vec::new();
     // Recitals, merged by number.
     let mut recitals: Vec<(String, String)> = Vec::new();
-    for r in act.recitals.unwrap_or_default() {
+    for r in recitals_in {
         let num = r.recital_number.label();
         let body = text::clean_text(&text::strip_footnote_refs(&r.text));
         if let Some(existing) = recitals.iter_mut().find(|(n, _)| *n == num) {
@@ -253,8 +261,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
             hints: Vec::new(),
         });
     }
-    out.extend(embedded_annexes);
-    Ok(out)
+    out
 }
 
 static PARA_RE: LazyLock<Regex> =

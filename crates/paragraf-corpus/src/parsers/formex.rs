@@ -32,23 +32,20 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
         )
     };
 
-    let mut out: Vec<RawNorm> = Vec::new();
     let mut open: Vec<Vec<u8>> = Vec::new();
     let mut root: Option<Vec<u8>> = None;
     let mut skip_depth = 0u32;
-
-    // division headings: stack of (depth in `open`, heading text)
-    let mut divisions: Vec<(usize, String)> = Vec::new();
-    let mut div_title: Option<String> = None; // collecting TITLE of current division
-
-    // article state
-    let mut art: Option<RawNorm> = None;
-    let mut capture: Option<(&'static str, String)> = None; // TI.ART / STI.ART / NO.PARAG / NO.P
-    let mut unit: Option<(Option<String>, String)> = None;
-    let mut consid: Option<(String, String)> = None; // (number, text)
-    let mut list_depth = 0usize;
-    // inside <FT TYPE="NUMBER">: digits the Official Journal prints grouped
-    let mut in_number = false;
+    let mut w = Walk {
+        out: Vec::new(),
+        divisions: Vec::new(),
+        div_title: None,
+        art: None,
+        capture: None,
+        unit: None,
+        consid: None,
+        list_depth: 0,
+        in_number: false,
+    };
 
     loop {
         let ev = reader
@@ -71,151 +68,21 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                     skip_depth += 1;
                     continue;
                 }
-                match name.as_slice() {
-                    b"NOTE" | b"BIB.INSTANCE" => skip_depth = 1,
-                    b"DIVISION" => divisions.push((open.len(), String::new())),
-                    b"TITLE" if art.is_none() && consid.is_none() && !divisions.is_empty() => {
-                        div_title = Some(String::new())
-                    }
-                    b"ARTICLE" => {
-                        let breadcrumb = divisions
-                            .iter()
-                            .map(|(_, h)| h.clone())
-                            .filter(|h| !h.is_empty())
-                            .collect();
-                        art = Some(RawNorm {
-                            kind: NormKind::Article,
-                            norm: attr(&e, "IDENTIFIER")
-                                .map(|id| format!("Art. {}", id.trim_start_matches('0')))
-                                .unwrap_or_default(),
-                            title: String::new(),
-                            breadcrumb,
-                            units: Vec::new(),
-                            lang: Lang::De,
-                            framework: None,
-                            hints: Vec::new(),
-                        });
-                    }
-                    b"TI.ART" => capture = Some(("TI.ART", String::new())),
-                    b"STI.ART" => capture = Some(("STI.ART", String::new())),
-                    b"NO.PARAG" => capture = Some(("NO.PARAG", String::new())),
-                    b"NO.P" if consid.as_ref().is_some_and(|c| c.0.is_empty()) => {
-                        capture = Some(("CONSID.NO", String::new()))
-                    }
-                    b"NO.P" => {
-                        let indent = "  ".repeat(list_depth.saturating_sub(1));
-                        push_text(&mut unit, &mut consid, &format!("\n{indent}"));
-                    }
-                    b"PARAG" if art.is_some() => {
-                        flush(&mut unit, &mut art);
-                        unit = Some((None, String::new()));
-                    }
-                    b"CONSID" => consid = Some((String::new(), String::new())),
-                    b"LIST" => list_depth += 1,
-                    b"ALINEA" | b"P" => push_text(&mut unit, &mut consid, "\n"),
-                    b"FT" => in_number = attr(&e, "TYPE").as_deref() == Some("NUMBER"),
-                    _ => {}
+                if w.start(&name, &e, open.len()) {
+                    skip_depth = 1;
                 }
             }
             Event::End(e) => {
                 let name = e.name().as_ref().to_vec();
                 if name.as_slice() == b"FT" {
-                    in_number = false;
+                    w.in_number = false;
                 }
                 super::text::close_element(&mut open, &name).map_err(|m| err(&reader, m))?;
                 if skip_depth > 0 {
                     skip_depth -= 1;
                     continue;
                 }
-                match name.as_slice() {
-                    b"DIVISION" => {
-                        divisions.pop();
-                    }
-                    b"TITLE" => {
-                        if let Some(t) = div_title.take() {
-                            if let Some(d) = divisions.last_mut() {
-                                d.1 = normalize_inline(&t);
-                            }
-                        }
-                    }
-                    b"TI" | b"STI" => {
-                        if let Some(t) = div_title.as_mut() {
-                            t.push(' ');
-                        }
-                    }
-                    b"TI.ART" | b"STI.ART" | b"NO.PARAG" | b"NO.P" => {
-                        if capture.is_none() {
-                            push_text(&mut unit, &mut consid, " ");
-                        }
-                        if let Some((kind, v)) = capture.take() {
-                            let v = normalize_inline(&v);
-                            match kind {
-                                "TI.ART" => {
-                                    if let Some(a) = art.as_mut() {
-                                        if let Some(n) = v.strip_prefix("Artikel ") {
-                                            a.norm = format!("Art. {n}");
-                                        }
-                                    }
-                                }
-                                "STI.ART" => {
-                                    if let Some(a) = art.as_mut() {
-                                        a.title = v;
-                                    }
-                                }
-                                "NO.PARAG" => {
-                                    if let Some(u) = unit.as_mut() {
-                                        u.0 = absatz_number(&v).map(|n| format!("Abs. {n}"));
-                                        u.1.push_str(&v);
-                                        u.1.push(' ');
-                                    }
-                                }
-                                "CONSID.NO" => {
-                                    if let Some(c) = consid.as_mut() {
-                                        c.0 = v.trim_matches(|c| c == '(' || c == ')').to_string();
-                                    }
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                    b"LIST" => list_depth = list_depth.saturating_sub(1),
-                    b"PARAG" => flush(&mut unit, &mut art),
-                    b"CONSID" => {
-                        if let Some((no, text)) = consid.take() {
-                            let text = tidy_quotes(&normalize_block(&text));
-                            if !no.is_empty() && !text.is_empty() {
-                                out.push(RawNorm {
-                                    kind: NormKind::Recital,
-                                    norm: format!("ErwG {no}"),
-                                    title: String::new(),
-                                    breadcrumb: vec!["Erwägungsgründe".to_string()],
-                                    units: vec![RawUnit {
-                                        label: None,
-                                        text: format!("({no}) {text}"),
-                                    }],
-                                    lang: Lang::De,
-                                    framework: None,
-                                    hints: Vec::new(),
-                                });
-                            }
-                        }
-                    }
-                    b"ARTICLE" => {
-                        flush(&mut unit, &mut art);
-                        if let Some(a) = art.take() {
-                            if a.norm.is_empty() {
-                                return Err(err(
-                                    &reader,
-                                    "ARTICLE without IDENTIFIER or TI.ART".into(),
-                                ));
-                            }
-                            if !a.units.is_empty() {
-                                out.push(a);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
+                w.end(&name).map_err(|m| err(&reader, m))?;
             }
             Event::Empty(e) => {
                 if skip_depth > 0 {
@@ -226,10 +93,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                     b"QUOT.END" => "“",
                     _ => continue,
                 };
-                if let Some((_, c)) = capture.as_mut() {
+                if let Some((_, c)) = w.capture.as_mut() {
                     c.push_str(q);
                 } else {
-                    push_text(&mut unit, &mut consid, q);
+                    push_text(&mut w.unit, &mut w.consid, q);
                 }
             }
             Event::Text(t) => {
@@ -241,19 +108,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
                     Ok(s) => s.replace(['\n', '\r'], " "),
                     Err(_) => String::from_utf8_lossy(t.as_ref()).replace(['\n', '\r'], " "),
                 };
-                let s = if in_number { group_digits(&s) } else { s };
-                if let Some((_, c)) = capture.as_mut() {
-                    c.push_str(&s);
-                } else if let Some(d) = div_title.as_mut() {
-                    d.push_str(&s);
-                } else if art.is_some() && unit.is_none() {
-                    // article text outside PARAG (single-Absatz article)
-                    if !s.trim().is_empty() {
-                        unit = Some((None, s));
-                    }
-                } else {
-                    push_text(&mut unit, &mut consid, &s);
-                }
+                w.text(s);
             }
             Event::Eof => break,
             _ => {}
@@ -272,7 +127,191 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Vec<RawNorm>, ParseError> {
             "empty document: no XML elements",
         ));
     }
-    Ok(out)
+    Ok(w.out)
+}
+
+/// The walk through a Formex act: the norms so far, the division headings,
+/// the article, unit or recital being read.
+struct Walk {
+    out: Vec<RawNorm>,
+    /// Division headings: stack of (depth in the open elements, heading).
+    divisions: Vec<(usize, String)>,
+    /// The TITLE of the current division, while it is collected.
+    div_title: Option<String>,
+    art: Option<RawNorm>,
+    /// TI.ART / STI.ART / NO.PARAG / NO.P being collected.
+    capture: Option<(&'static str, String)>,
+    unit: Option<(Option<String>, String)>,
+    /// (number, text) of the recital being read.
+    consid: Option<(String, String)>,
+    list_depth: usize,
+    /// Inside `<FT TYPE="NUMBER">`: digits the Official Journal prints grouped.
+    in_number: bool,
+}
+
+impl Walk {
+    /// A start tag outside dropped subtrees, `depth` elements open; returns
+    /// whether its subtree is dropped (notes, bibliographic instances).
+    fn start(&mut self, name: &[u8], e: &BytesStart<'_>, depth: usize) -> bool {
+        match name {
+            b"NOTE" | b"BIB.INSTANCE" => return true,
+            b"DIVISION" => self.divisions.push((depth, String::new())),
+            b"TITLE"
+                if self.art.is_none() && self.consid.is_none() && !self.divisions.is_empty() =>
+            {
+                self.div_title = Some(String::new())
+            }
+            b"ARTICLE" => {
+                let breadcrumb = self
+                    .divisions
+                    .iter()
+                    .map(|(_, h)| h.clone())
+                    .filter(|h| !h.is_empty())
+                    .collect();
+                self.art = Some(RawNorm {
+                    kind: NormKind::Article,
+                    norm: attr(e, "IDENTIFIER")
+                        .map(|id| format!("Art. {}", id.trim_start_matches('0')))
+                        .unwrap_or_default(),
+                    title: String::new(),
+                    breadcrumb,
+                    units: Vec::new(),
+                    lang: Lang::De,
+                    framework: None,
+                    hints: Vec::new(),
+                });
+            }
+            b"TI.ART" => self.capture = Some(("TI.ART", String::new())),
+            b"STI.ART" => self.capture = Some(("STI.ART", String::new())),
+            b"NO.PARAG" => self.capture = Some(("NO.PARAG", String::new())),
+            b"NO.P" if self.consid.as_ref().is_some_and(|c| c.0.is_empty()) => {
+                self.capture = Some(("CONSID.NO", String::new()))
+            }
+            b"NO.P" => {
+                let indent = "  ".repeat(self.list_depth.saturating_sub(1));
+                push_text(&mut self.unit, &mut self.consid, &format!("\n{indent}"));
+            }
+            b"PARAG" if self.art.is_some() => {
+                flush(&mut self.unit, &mut self.art);
+                self.unit = Some((None, String::new()));
+            }
+            b"CONSID" => self.consid = Some((String::new(), String::new())),
+            b"LIST" => self.list_depth += 1,
+            b"ALINEA" | b"P" => push_text(&mut self.unit, &mut self.consid, "\n"),
+            b"FT" => self.in_number = attr(e, "TYPE").as_deref() == Some("NUMBER"),
+            _ => {}
+        }
+        false
+    }
+
+    /// An end tag outside dropped subtrees; an article without a number is
+    /// an error.
+    fn end(&mut self, name: &[u8]) -> Result<(), String> {
+        match name {
+            b"DIVISION" => {
+                self.divisions.pop();
+            }
+            b"TITLE" => {
+                if let Some(t) = self.div_title.take() {
+                    if let Some(d) = self.divisions.last_mut() {
+                        d.1 = normalize_inline(&t);
+                    }
+                }
+            }
+            b"TI" | b"STI" => {
+                if let Some(t) = self.div_title.as_mut() {
+                    t.push(' ');
+                }
+            }
+            b"TI.ART" | b"STI.ART" | b"NO.PARAG" | b"NO.P" => {
+                if self.capture.is_none() {
+                    push_text(&mut self.unit, &mut self.consid, " ");
+                }
+                if let Some((kind, v)) = self.capture.take() {
+                    let v = normalize_inline(&v);
+                    match kind {
+                        "TI.ART" => {
+                            if let Some(a) = self.art.as_mut() {
+                                if let Some(n) = v.strip_prefix("Artikel ") {
+                                    a.norm = format!("Art. {n}");
+                                }
+                            }
+                        }
+                        "STI.ART" => {
+                            if let Some(a) = self.art.as_mut() {
+                                a.title = v;
+                            }
+                        }
+                        "NO.PARAG" => {
+                            if let Some(u) = self.unit.as_mut() {
+                                u.0 = absatz_number(&v).map(|n| format!("Abs. {n}"));
+                                u.1.push_str(&v);
+                                u.1.push(' ');
+                            }
+                        }
+                        "CONSID.NO" => {
+                            if let Some(c) = self.consid.as_mut() {
+                                c.0 = v.trim_matches(|c| c == '(' || c == ')').to_string();
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            b"LIST" => self.list_depth = self.list_depth.saturating_sub(1),
+            b"PARAG" => flush(&mut self.unit, &mut self.art),
+            b"CONSID" => {
+                if let Some((no, text)) = self.consid.take() {
+                    let text = tidy_quotes(&normalize_block(&text));
+                    if !no.is_empty() && !text.is_empty() {
+                        self.out.push(RawNorm {
+                            kind: NormKind::Recital,
+                            norm: format!("ErwG {no}"),
+                            title: String::new(),
+                            breadcrumb: vec!["Erwägungsgründe".to_string()],
+                            units: vec![RawUnit {
+                                label: None,
+                                text: format!("({no}) {text}"),
+                            }],
+                            lang: Lang::De,
+                            framework: None,
+                            hints: Vec::new(),
+                        });
+                    }
+                }
+            }
+            b"ARTICLE" => {
+                flush(&mut self.unit, &mut self.art);
+                if let Some(a) = self.art.take() {
+                    if a.norm.is_empty() {
+                        return Err("ARTICLE without IDENTIFIER or TI.ART".into());
+                    }
+                    if !a.units.is_empty() {
+                        self.out.push(a);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Text outside dropped subtrees (newlines already spaces).
+    fn text(&mut self, s: String) {
+        let s = if self.in_number { group_digits(&s) } else { s };
+        if let Some((_, c)) = self.capture.as_mut() {
+            c.push_str(&s);
+        } else if let Some(d) = self.div_title.as_mut() {
+            d.push_str(&s);
+        } else if self.art.is_some() && self.unit.is_none() {
+            // article text outside PARAG (single-Absatz article)
+            if !s.trim().is_empty() {
+                self.unit = Some((None, s));
+            }
+        } else {
+            push_text(&mut self.unit, &mut self.consid, &s);
+        }
+    }
 }
 
 fn check_well_formed(

@@ -78,17 +78,19 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(false);
 
-    let mut law = GiiLaw::default();
-    let mut first_norm = true;
-    let mut crumbs: Vec<(usize, String)> = Vec::new();
-    let mut norm: Option<NormState> = None;
-    let mut field = Field::None;
-    let mut field_buf = String::new();
-    let mut skip_depth: u32 = 0; // >0 inside dropped subtrees
-    let mut in_text = false; // inside <text> of textdaten
-    let mut p_level: u32 = 0;
-    let mut list_depth: u32 = 0;
-    let mut cur: Option<String> = None;
+    let mut w = Walk {
+        law: GiiLaw::default(),
+        first_norm: true,
+        crumbs: Vec::new(),
+        norm: None,
+        field: Field::None,
+        field_buf: String::new(),
+        skip_depth: 0,
+        in_text: false,
+        p_level: 0,
+        list_depth: 0,
+        cur: None,
+    };
     let mut open: Vec<Vec<u8>> = Vec::new();
     let mut saw_root = false;
 
@@ -109,151 +111,31 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                 let name = e.name().as_ref().to_vec();
                 open.push(name.clone());
                 saw_root = true;
-                if skip_depth > 0 {
-                    skip_depth += 1;
+                if w.skip_depth > 0 {
+                    w.skip_depth += 1;
                     continue;
                 }
-                match name.as_slice() {
-                    b"norm" => {
-                        norm = Some(NormState::default());
-                    }
-                    b"fussnoten" | b"Footnotes" | b"FnR" => skip_depth = 1,
-                    b"TOC" => {
-                        if let Some(n) = norm.as_mut() {
-                            n.has_toc = true;
-                        }
-                        skip_depth = 1;
-                    }
-                    b"enbez" => start_field(&mut field, &mut field_buf, Field::Enbez),
-                    b"titel" => start_field(&mut field, &mut field_buf, Field::Titel),
-                    b"jurabk" if first_norm && law.jurabk.is_empty() => {
-                        start_field(&mut field, &mut field_buf, Field::Jurabk)
-                    }
-                    b"amtabk" if first_norm => {
-                        start_field(&mut field, &mut field_buf, Field::Amtabk)
-                    }
-                    b"langue" if first_norm => {
-                        start_field(&mut field, &mut field_buf, Field::Langue)
-                    }
-                    b"kurzue" if first_norm => {
-                        start_field(&mut field, &mut field_buf, Field::Kurzue)
-                    }
-                    b"gliederungskennzahl" => {
-                        start_field(&mut field, &mut field_buf, Field::GliedKz)
-                    }
-                    b"gliederungsbez" => start_field(&mut field, &mut field_buf, Field::GliedBez),
-                    b"gliederungstitel" => {
-                        start_field(&mut field, &mut field_buf, Field::GliedTitel)
-                    }
-                    b"text" => {
-                        in_text = true;
-                        p_level = 0;
-                        list_depth = 0;
-                    }
-                    b"P" if in_text => {
-                        if p_level == 0 && list_depth == 0 {
-                            flush_unit(&mut cur, &mut norm);
-                            cur = Some(String::new());
-                        } else {
-                            push(&mut cur, "\n");
-                        }
-                        p_level += 1;
-                    }
-                    b"DL" if in_text => {
-                        list_depth += 1;
-                    }
-                    b"DT" if in_text => {
-                        let indent = "  ".repeat(list_depth.saturating_sub(1) as usize);
-                        push(&mut cur, &format!("\n{indent}"));
-                    }
-                    b"row" | b"Title" | b"Subtitle" if in_text => push(&mut cur, "\n"),
-                    b"entry" if in_text => push(&mut cur, " "),
-                    b"BR" => {
-                        if field != Field::None {
-                            field_buf.push(' ');
-                        } else if in_text {
-                            push(&mut cur, " ");
-                        }
-                    }
-                    _ => {}
-                }
+                w.start(&name);
             }
             Event::End(e) => {
                 let name = e.name().as_ref().to_vec();
                 super::text::close_element(&mut open, &name).map_err(|m| err(&reader, m))?;
-                if skip_depth > 0 {
-                    skip_depth -= 1;
+                if w.skip_depth > 0 {
+                    w.skip_depth -= 1;
                     continue;
                 }
-                match name.as_slice() {
-                    b"enbez"
-                    | b"titel"
-                    | b"jurabk"
-                    | b"amtabk"
-                    | b"langue"
-                    | b"kurzue"
-                    | b"gliederungskennzahl"
-                    | b"gliederungsbez"
-                    | b"gliederungstitel" => {
-                        let v = normalize_inline(&field_buf);
-                        if let Some(n) = norm.as_mut() {
-                            match field {
-                                Field::Enbez => n.enbez = Some(v),
-                                Field::Titel => n.titel = Some(v),
-                                Field::GliedKz => n.glied_kz = Some(v),
-                                Field::GliedBez => n.glied_bez = Some(v),
-                                Field::GliedTitel => n.glied_titel = Some(v),
-                                Field::Jurabk => law.jurabk = v,
-                                Field::Amtabk => law.amtabk = Some(v),
-                                Field::Langue => law.title = v,
-                                Field::Kurzue => {
-                                    law.short_title = Some(v).filter(|s| !s.is_empty())
-                                }
-                                Field::None => {}
-                            }
-                        }
-                        field = Field::None;
-                        field_buf.clear();
-                    }
-                    b"text" => {
-                        flush_unit(&mut cur, &mut norm);
-                        in_text = false;
-                    }
-                    b"P" if in_text => {
-                        p_level = p_level.saturating_sub(1);
-                        if p_level == 0 && list_depth == 0 {
-                            flush_unit(&mut cur, &mut norm);
-                        }
-                    }
-                    b"DL" if in_text => {
-                        list_depth = list_depth.saturating_sub(1);
-                        push(&mut cur, "\n");
-                    }
-                    b"DT" | b"LA" | b"entry" | b"DD" if in_text => push(&mut cur, " "),
-                    b"Title" | b"Subtitle" if in_text => push(&mut cur, "\n"),
-                    b"norm" => {
-                        if let Some(n) = norm.take() {
-                            finish_norm(n, &mut crumbs, &mut law.norms);
-                        }
-                        first_norm = false;
-                    }
-                    _ => {}
-                }
+                w.end(&name);
             }
             Event::Empty(e) => {
-                if skip_depth > 0 {
+                if w.skip_depth > 0 {
                     continue;
                 }
                 if e.name().as_ref() == b"BR" {
-                    if field != Field::None {
-                        field_buf.push(' ');
-                    } else if in_text {
-                        push(&mut cur, " ");
-                    }
+                    w.line_break();
                 }
             }
             Event::Text(t) => {
-                if skip_depth > 0 {
+                if w.skip_depth > 0 {
                     continue;
                 }
                 let s = match t.unescape() {
@@ -261,14 +143,14 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
                     Err(_) => String::from_utf8_lossy(t.as_ref()).into_owned(),
                 };
                 let s = s.replace(['\n', '\r'], " ");
-                if field != Field::None {
-                    field_buf.push_str(&s);
-                } else if in_text {
-                    push(&mut cur, &s);
+                if w.field != Field::None {
+                    w.field_buf.push_str(&s);
+                } else if w.in_text {
+                    push(&mut w.cur, &s);
                 }
             }
-            Event::CData(t) if skip_depth == 0 && in_text => {
-                push(&mut cur, &String::from_utf8_lossy(t.as_ref()));
+            Event::CData(t) if w.skip_depth == 0 && w.in_text => {
+                push(&mut w.cur, &String::from_utf8_lossy(t.as_ref()));
             }
             Event::Eof => break,
             _ => {}
@@ -290,7 +172,160 @@ pub fn parse_law(file: &str, bytes: &[u8]) -> Result<GiiLaw, ParseError> {
             "empty document: no XML elements",
         ));
     }
-    Ok(law)
+    Ok(w.law)
+}
+
+/// The walk through a gii document: the law so far, the norm being read,
+/// the field or text being collected.
+struct Walk {
+    law: GiiLaw,
+    first_norm: bool,
+    crumbs: Vec<(usize, String)>,
+    norm: Option<NormState>,
+    field: Field,
+    field_buf: String,
+    /// > 0 inside dropped subtrees.
+    skip_depth: u32,
+    /// Inside `<text>` of `textdaten`.
+    in_text: bool,
+    p_level: u32,
+    list_depth: u32,
+    cur: Option<String>,
+}
+
+impl Walk {
+    /// A start tag outside dropped subtrees.
+    fn start(&mut self, name: &[u8]) {
+        match name {
+            b"norm" => {
+                self.norm = Some(NormState::default());
+            }
+            b"fussnoten" | b"Footnotes" | b"FnR" => self.skip_depth = 1,
+            b"TOC" => {
+                if let Some(n) = self.norm.as_mut() {
+                    n.has_toc = true;
+                }
+                self.skip_depth = 1;
+            }
+            b"enbez" => start_field(&mut self.field, &mut self.field_buf, Field::Enbez),
+            b"titel" => start_field(&mut self.field, &mut self.field_buf, Field::Titel),
+            b"jurabk" if self.first_norm && self.law.jurabk.is_empty() => {
+                start_field(&mut self.field, &mut self.field_buf, Field::Jurabk)
+            }
+            b"amtabk" if self.first_norm => {
+                start_field(&mut self.field, &mut self.field_buf, Field::Amtabk)
+            }
+            b"langue" if self.first_norm => {
+                start_field(&mut self.field, &mut self.field_buf, Field::Langue)
+            }
+            b"kurzue" if self.first_norm => {
+                start_field(&mut self.field, &mut self.field_buf, Field::Kurzue)
+            }
+            b"gliederungskennzahl" => {
+                start_field(&mut self.field, &mut self.field_buf, Field::GliedKz)
+            }
+            b"gliederungsbez" => start_field(&mut self.field, &mut self.field_buf, Field::GliedBez),
+            b"gliederungstitel" => {
+                start_field(&mut self.field, &mut self.field_buf, Field::GliedTitel)
+            }
+            b"text" => {
+                self.in_text = true;
+                self.p_level = 0;
+                self.list_depth = 0;
+            }
+            b"P" if self.in_text => {
+                if self.p_level == 0 && self.list_depth == 0 {
+                    flush_unit(&mut self.cur, &mut self.norm);
+                    self.cur = Some(String::new());
+                } else {
+                    push(&mut self.cur, "\n");
+                }
+                self.p_level += 1;
+            }
+            b"DL" if self.in_text => {
+                self.list_depth += 1;
+            }
+            b"DT" if self.in_text => {
+                let indent = "  ".repeat(self.list_depth.saturating_sub(1) as usize);
+                push(&mut self.cur, &format!("\n{indent}"));
+            }
+            b"row" | b"Title" | b"Subtitle" if self.in_text => push(&mut self.cur, "\n"),
+            b"entry" if self.in_text => push(&mut self.cur, " "),
+            b"BR" => {
+                if self.field != Field::None {
+                    self.field_buf.push(' ');
+                } else if self.in_text {
+                    push(&mut self.cur, " ");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// An end tag outside dropped subtrees.
+    fn end(&mut self, name: &[u8]) {
+        match name {
+            b"enbez"
+            | b"titel"
+            | b"jurabk"
+            | b"amtabk"
+            | b"langue"
+            | b"kurzue"
+            | b"gliederungskennzahl"
+            | b"gliederungsbez"
+            | b"gliederungstitel" => {
+                let v = normalize_inline(&self.field_buf);
+                if let Some(n) = self.norm.as_mut() {
+                    match self.field {
+                        Field::Enbez => n.enbez = Some(v),
+                        Field::Titel => n.titel = Some(v),
+                        Field::GliedKz => n.glied_kz = Some(v),
+                        Field::GliedBez => n.glied_bez = Some(v),
+                        Field::GliedTitel => n.glied_titel = Some(v),
+                        Field::Jurabk => self.law.jurabk = v,
+                        Field::Amtabk => self.law.amtabk = Some(v),
+                        Field::Langue => self.law.title = v,
+                        Field::Kurzue => self.law.short_title = Some(v).filter(|s| !s.is_empty()),
+                        Field::None => {}
+                    }
+                }
+                self.field = Field::None;
+                self.field_buf.clear();
+            }
+            b"text" => {
+                flush_unit(&mut self.cur, &mut self.norm);
+                self.in_text = false;
+            }
+            b"P" if self.in_text => {
+                self.p_level = self.p_level.saturating_sub(1);
+                if self.p_level == 0 && self.list_depth == 0 {
+                    flush_unit(&mut self.cur, &mut self.norm);
+                }
+            }
+            b"DL" if self.in_text => {
+                self.list_depth = self.list_depth.saturating_sub(1);
+                push(&mut self.cur, "\n");
+            }
+            b"DT" | b"LA" | b"entry" | b"DD" if self.in_text => push(&mut self.cur, " "),
+            b"Title" | b"Subtitle" if self.in_text => push(&mut self.cur, "\n"),
+            b"norm" => {
+                if let Some(n) = self.norm.take() {
+                    finish_norm(n, &mut self.crumbs, &mut self.law.norms);
+                }
+                self.first_norm = false;
+            }
+            _ => {}
+        }
+    }
+
+    /// `<BR/>`: a space in the field or the text.
+    fn line_break(&mut self) {
+        if self.field != Field::None {
+            self.field_buf.push(' ');
+        } else if self.in_text {
+            push(&mut self.cur, " ");
+        }
+    }
 }
 
 fn start_field(field: &mut Field, buf: &mut String, f: Field) {

@@ -95,75 +95,81 @@ pub fn run(g: &Global, c: IndexCmd) -> Result<()> {
             }
             Ok(())
         }
-        IndexCmd::Info { dir, verify, json } => {
-            let dir = dir.unwrap_or_else(|| home(g).join("index"));
-            let m = paragraf_engine::index_manifest(&dir)?;
-            let verified = if verify {
-                Some(paragraf_engine::verify_index(&dir)?)
+        IndexCmd::Info { dir, verify, json } => info(g, dir, verify, json),
+    }
+}
+
+/// `paragraf index info`: the manifest (and with `--verify` the files
+/// checked against it).
+fn info(g: &Global, dir: Option<std::path::PathBuf>, verify: bool, json: bool) -> Result<()> {
+    let dir = dir.unwrap_or_else(|| home(g).join("index"));
+    let m = paragraf_engine::index_manifest(&dir)?;
+    let verified = if verify {
+        Some(paragraf_engine::verify_index(&dir)?)
+    } else {
+        None
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&m)?);
+    } else {
+        println!("index {}", dir.display());
+        println!("  format version  {}", m.format_version);
+        println!("  built at        {}", m.built_at);
+        println!(
+            "  embedder        {} (revision {}, {} dims, {})",
+            m.embedder.name, m.embedder.revision, m.embedder.dim, m.embedder.dtype
+        );
+        println!("  chunks          {}", m.counts.chunks);
+        if m.regulations.is_empty() {
+            println!(
+                "  regulations     (not recorded: built before session 6; rebuild to list them)"
+            );
+        } else {
+            println!(
+                "  regulations     {} — {}",
+                m.regulations.len(),
+                m.regulations.join(", ")
+            );
+        }
+        println!(
+            "  corpus          {}",
+            if m.core_only {
+                "core set only (index build --core; `index build --corpus DIR` indexes everything)"
             } else {
-                None
-            };
-            if json {
-                println!("{}", serde_json::to_string_pretty(&m)?);
-            } else {
-                println!("index {}", dir.display());
-                println!("  format version  {}", m.format_version);
-                println!("  built at        {}", m.built_at);
-                println!(
-                    "  embedder        {} (revision {}, {} dims, {})",
-                    m.embedder.name, m.embedder.revision, m.embedder.dim, m.embedder.dtype
-                );
-                println!("  chunks          {}", m.counts.chunks);
-                if m.regulations.is_empty() {
-                    println!("  regulations     (not recorded: built before session 6; rebuild to list them)");
-                } else {
-                    println!(
-                        "  regulations     {} — {}",
-                        m.regulations.len(),
-                        m.regulations.join(", ")
-                    );
-                }
-                println!(
-                    "  corpus          {}",
-                    if m.core_only {
-                        "core set only (index build --core; `index build --corpus DIR` indexes everything)"
-                    } else {
-                        "whole corpus"
-                    }
-                );
-                println!("  terms           {}", m.counts.terms);
-                println!("  sparse weights  {}", m.counts.sparse);
-                println!(
-                    "  mappings        {} controls, {} evidence items",
-                    m.counts.mappings, m.counts.evidence
-                );
-                println!("  corpus hash     {}", m.corpus_hash);
-                let total: u64 = m.files.values().map(|f| f.bytes).sum();
-                println!("  size on disk    {}", super::models::human_size(total));
-                for (name, f) in &m.files {
-                    println!("    {name:<24} {:>12}", super::models::human_size(f.bytes));
-                }
-                if !m.skipped_sources.is_empty() {
-                    println!("  skipped sources {}", m.skipped_sources.len());
-                    for s in &m.skipped_sources {
-                        println!("    {}: {}", s.path, s.reason);
-                    }
-                }
+                "whole corpus"
             }
-            if let Some(v) = verified {
-                let line = format!(
-                    "verified: {} files, {}, sizes and sha256 match the manifest",
-                    v.files,
-                    super::models::human_size(v.bytes)
-                );
-                // keep --json output one JSON document
-                if json {
-                    eprintln!("{line}");
-                } else {
-                    println!("{line}");
-                }
+        );
+        println!("  terms           {}", m.counts.terms);
+        println!("  sparse weights  {}", m.counts.sparse);
+        println!(
+            "  mappings        {} controls, {} evidence items",
+            m.counts.mappings, m.counts.evidence
+        );
+        println!("  corpus hash     {}", m.corpus_hash);
+        let total: u64 = m.files.values().map(|f| f.bytes).sum();
+        println!("  size on disk    {}", super::models::human_size(total));
+        for (name, f) in &m.files {
+            println!("    {name:<24} {:>12}", super::models::human_size(f.bytes));
+        }
+        if !m.skipped_sources.is_empty() {
+            println!("  skipped sources {}", m.skipped_sources.len());
+            for s in &m.skipped_sources {
+                println!("    {}: {}", s.path, s.reason);
             }
-            Ok(())
         }
     }
+    if let Some(v) = verified {
+        let line = format!(
+            "verified: {} files, {}, sizes and sha256 match the manifest",
+            v.files,
+            super::models::human_size(v.bytes)
+        );
+        // keep --json output one JSON document
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+    Ok(())
 }

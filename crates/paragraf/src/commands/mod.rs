@@ -12,9 +12,9 @@ mod serve;
 
 use crate::cli::{Cli, Command, Global, SearchFlags};
 use anyhow::{Context, Result};
-use paragraf_engine::{DeviceChoice, RankParams, Registry, ResolveOptions, Stage};
-use paragraf_engine::{Engine, EngineOptions, SearchOptions};
-use std::path::{Path, PathBuf};
+use paragraf_engine::{DeviceChoice, Registry, ResolveOptions, Stage};
+use paragraf_engine::{Engine, EngineOptions, ParamsSource, SearchOptions};
+use std::path::PathBuf;
 
 pub fn dispatch(cli: Cli) -> Result<()> {
     let g = cli.global;
@@ -75,21 +75,6 @@ pub(crate) fn index_dir(g: &Global, flag: &Option<PathBuf>) -> PathBuf {
     flag.clone().unwrap_or_else(|| home(g).join("index"))
 }
 
-/// Rank parameters for searching `index_dir`: seed defaults, the
-/// embedder's calibration, the user's `--params` file
-/// ([`paragraf_engine::params`]).
-pub(crate) fn load_params(
-    reg: &Registry,
-    index_dir: &Path,
-    path: &Option<PathBuf>,
-) -> Result<RankParams> {
-    Ok(paragraf_engine::params::load_params(
-        reg,
-        index_dir,
-        path.as_deref(),
-    )?)
-}
-
 /// `--stage`: the rank crate's one definition of the stage names; a bad
 /// value is exit 2.
 pub(crate) fn parse_stage(s: &str) -> Result<Stage> {
@@ -144,14 +129,15 @@ pub(crate) fn open_engine_with(
 ) -> Result<Engine> {
     let dir = index_dir(g, &f.index);
     let reg = registry(g)?;
-    let params = load_params(&reg, &dir, &f.params)?;
     let opts = EngineOptions {
         index_dir: dir,
         registry: reg,
         resolve: resolve_opts(g),
         device: device(g)?,
         answer_model: model,
-        params,
+        params: ParamsSource::Layers {
+            file: f.params.clone(),
+        },
         warm_up,
         query_batch_max,
         query_cache_entries,

@@ -1,0 +1,277 @@
+//! The first step of a query: the question analysed — the lexicon's
+//! features, then the law's own words (headings, defined terms, law titles),
+//! the norms the question's intent asks for first, and a rule before its
+//! exceptions.
+
+use crate::{lawwords, Engine, QueryAnalysis};
+use paragraf_rank::LawMatch;
+use paragraf_rank::{
+    analyze_query_with, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
+    keep_named_laws, HeadingMatch,
+};
+use paragraf_types::NormRef;
+
+impl Engine {
+    /// Analyse a question (no retrieval).
+    pub fn analyze(&self, query: &str) -> QueryAnalysis {
+        self.analyze_with(query, true)
+    }
+
+    /// Analyse a question: the lexicon's features (hand topics only when
+    /// `hand_topics`), then the law's own words — the question's analysed
+    /// terms and their translations (`BilingualTerms`) against the norm
+    /// headings, and under definition intent against the defined terms.
+    pub fn analyze_with(&self, query: &str, hand_topics: bool) -> QueryAnalysis {
+        let refs: Vec<NormRef> = paragraf_corpus::parse_norm_query(query, &self.manifest)
+            .into_iter()
+            .filter(|r| self.by_norm.contains_key(r))
+            .collect();
+        let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
+        let terms = self.question_words(query, &q);
+        let mut all = terms.own;
+        all.extend(terms.translated.iter().cloned());
+        let defined = if q.definition_intent {
+            self.defined.matches(&all, &q.regulations)
+        } else {
+            Vec::new()
+        };
+        let mut headings = self.headings.matches(&terms.heading, &self.params);
+        // a heading that is the word its norm defines („Hersteller“, § 4
+        // ProdHaftG) names the question's subject only when the question
+        // asks what the word means
+        if !q.definition_intent {
+            headings.retain(|m| !self.self_defining.contains(&m.norm));
+        }
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
+        let aside =
+            definition_topics_set_aside(&defined, &q.topic_norms, &regulation_of, &is_definitions);
+        q.set_aside_topic_norms(&aside, "defined_term");
+        keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
+        let mut matches = defined;
+        matches.extend(headings);
+        let lift = |term: &str, laws: &[&str]| {
+            self.law_lift
+                .lift(&self.index.inverted, &self.index.chunks, term, laws)
+        };
+        let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
+        // a question that names its law by title means a norm of that law:
+        // a heading of another law that shares its words is incidental
+        if !laws.is_empty() {
+            matches.retain(|m| laws.iter().any(|l| m.norm.is_of(&l.regulation)));
+        } else {
+            // likewise a law named by its name or abbreviation
+            let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
+            keep_named_laws(&mut matches, &q.regulations, &regulation_of, &regime_of);
+        }
+        if q.application_intent || q.scope_intent || q.consequence_intent || q.purpose_intent {
+            matches = self.intent_norms_first(&mut q, matches, &laws);
+        }
+        if !q.exception_intent && !self.exceptions.is_empty() {
+            self.rules_before_exceptions(&mut q, &mut matches);
+        }
+        q.add_heading_matches(matches);
+        q.add_law_matches(laws);
+        q.set_query_terms(all, terms.translated);
+        q.set_synonym_terms(terms.synonyms);
+        q
+    }
+
+    /// The question's analysed terms and their translations, with the law's
+    /// own words for what the question names in other words: for a country
+    /// the corpus has no law of („Drittland“, "third country"), for a
+    /// category named by an instance („Impfstatus“ → „Gesundheitsdaten“).
+    fn question_words(&self, query: &str, q: &QueryAnalysis) -> lawwords::QuestionTerms {
+        let analyzer = self.index.inverted.analyzer();
+        let mut terms =
+            lawwords::question_terms(analyzer, query, q.lang, self.bilingual, &self.synonyms);
+        let third_country = q.third_country.then_some(&self.lexicon.third_country_terms);
+        for (lang, text) in third_country.into_iter().flatten().chain(&q.category_terms) {
+            for t in analyzer.analyze_lang(text, *lang) {
+                if !terms.own.contains(&t) {
+                    terms.own.push(t.clone());
+                }
+                if !terms.heading.full.contains(&t) {
+                    terms.heading.full.push(t);
+                }
+            }
+        }
+        terms
+    }
+
+    /// A question about when its law starts to apply, whom it covers, what
+    /// follows a breach or what the law is for: the law's own norm on that
+    /// (headed „Inkrafttreten“, "Entry into force", „Anwendungsbereich“, …)
+    /// first, then `matches`.
+    fn intent_norms_first(
+        &self,
+        q: &mut QueryAnalysis,
+        mut matches: Vec<HeadingMatch>,
+        laws: &[LawMatch],
+    ) -> Vec<HeadingMatch> {
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let mut named = q.regulations.clone();
+        for l in laws {
+            if !named.contains(&l.regulation) {
+                named.push(l.regulation.clone());
+            }
+        }
+        let mut first = Vec::new();
+        if q.application_intent {
+            // no law named: the laws whose headings the question meets
+            // („Ab wann gelten die Pflichten für Hochrisiko-KI?“)
+            let mut laws_of = named.clone();
+            if laws_of.is_empty() {
+                for r in matches.iter().filter_map(|m| regulation_of(&m.norm)) {
+                    if !laws_of.contains(&r) {
+                        laws_of.push(r);
+                    }
+                }
+            }
+            let app = &self.lexicon.application_intent;
+            first =
+                self.headings
+                    .intent_matches(&laws_of, &app.headings, &app.fallback_headings, None);
+            q.application_norms = first.iter().map(|m| m.norm.clone()).collect();
+        }
+        // scope: only a law the question names (a duty's heading names
+        // the duty's law, not a question about its scope)
+        if q.scope_intent {
+            let scope = &self.lexicon.scope_intent;
+            for m in self.headings.intent_matches(
+                &named,
+                &scope.headings,
+                &scope.fallback_headings,
+                Some(paragraf_rank::constants::SCOPE_NORMS_PER_LAW),
+            ) {
+                if !first.iter().any(|f| f.norm == m.norm) {
+                    first.push(m);
+                }
+            }
+        }
+        if q.consequence_intent {
+            self.consequence_norms_first(q, &named, &matches, &mut first);
+        }
+        // purpose: the named law's norm on its subject matter and aims
+        if q.purpose_intent {
+            let purpose = &self.lexicon.purpose_intent;
+            for m in self.headings.intent_matches(
+                &named,
+                &purpose.headings,
+                &purpose.fallback_headings,
+                Some(1),
+            ) {
+                if !first.iter().any(|f| f.norm == m.norm) {
+                    first.push(m);
+                }
+            }
+        }
+        first.append(&mut matches);
+        first
+    }
+
+    /// Consequence: the named laws' sanction and liability norms; no law
+    /// named: the laws of the question's topics and headings („Was droht,
+    /// wenn wir keinen Datenschutzbeauftragten benennen?“ → the DSGVO's and
+    /// BDSG's). Per law and kind (fines, criminal, damages; every kind when
+    /// the question names none) the lowest-numbered norm so headed: the
+    /// general one (Art. 99 KI-VO, not its fines for Union bodies). The
+    /// duty whose breach is asked about steps aside.
+    fn consequence_norms_first(
+        &self,
+        q: &mut QueryAnalysis,
+        named: &[String],
+        matches: &[HeadingMatch],
+        first: &mut Vec<HeadingMatch>,
+    ) {
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let mut laws_of = named.to_vec();
+        if laws_of.is_empty() {
+            let topic_laws = q.topic_norms.iter().filter_map(&regulation_of);
+            let heading_laws = matches.iter().filter_map(|m| regulation_of(&m.norm));
+            for r in topic_laws.chain(heading_laws) {
+                if !laws_of.contains(&r) {
+                    laws_of.push(r);
+                }
+            }
+        }
+        let mut consequences: Vec<NormRef> = Vec::new();
+        for kind in self
+            .lexicon
+            .consequence_kinds
+            .iter()
+            .filter(|k| q.consequence_kinds.is_empty() || q.consequence_kinds.contains(&k.id))
+        {
+            for m in self
+                .headings
+                .intent_matches(&laws_of, &kind.headings, &[], Some(1))
+            {
+                if !first.iter().any(|f| f.norm == m.norm) {
+                    consequences.push(m.norm.clone());
+                    first.push(m);
+                }
+            }
+        }
+        if !consequences.is_empty() {
+            let duties: Vec<NormRef> = q
+                .topic_norms
+                .iter()
+                .filter(|n| !consequences.contains(n))
+                .cloned()
+                .collect();
+            q.set_aside_topic_norms(&duties, "consequence_intent");
+        }
+    }
+
+    /// A norm that excepts or restricts another steps aside for its rule
+    /// unless the question asks for exceptions (§ 23 KUG for § 22; § 34
+    /// BDSG for Art. 15 DSGVO); a topic's exception without its rule in the
+    /// same law brings the rule in.
+    fn rules_before_exceptions(&self, q: &mut QueryAnalysis, matches: &mut Vec<HeadingMatch>) {
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let mut present = q.topic_norms.clone();
+        present.extend(matches.iter().map(|m| m.norm.clone()));
+        let aside =
+            exceptions_set_aside(&present, &self.exceptions, &q.regulations, &regulation_of);
+        if !aside.is_empty() {
+            q.set_aside_topic_norms(&aside, "exception_of_rule");
+            matches.retain(|m| !aside.contains(&m.norm));
+        }
+        // a topic's exception without its rule in the same law: the rule
+        // joins, named by the exception's own words (§ 23 KUG opens
+        // „Ohne die nach § 22 erforderliche Einwilligung“)
+        let mut rules: Vec<HeadingMatch> = Vec::new();
+        for b in q.topic_norms.iter().filter(|b| !aside.contains(b)) {
+            let Some(a) = self.exceptions.get(b) else {
+                continue;
+            };
+            let same_law = regulation_of(a).is_some() && regulation_of(a) == regulation_of(b);
+            if present.contains(a) || !same_law || !self.by_norm.contains_key(a) {
+                continue;
+            }
+            if !rules.iter().any(|m| m.norm == *a) {
+                rules.push(HeadingMatch {
+                    norm: a.clone(),
+                    heading: format!("Regel, von der {b} abweicht"),
+                    terms: Vec::new(),
+                    coverage: 1.0,
+                    weight: 0.0,
+                });
+            }
+        }
+        if !rules.is_empty() {
+            let moved: Vec<NormRef> = present
+                .iter()
+                .filter(|b| {
+                    self.exceptions
+                        .get(*b)
+                        .is_some_and(|a| rules.iter().any(|m| m.norm == *a))
+                })
+                .cloned()
+                .collect();
+            q.set_aside_topic_norms(&moved, "exception_of_rule");
+            matches.retain(|m| !moved.contains(&m.norm));
+            matches.extend(rules);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! Tests of `lawwords`.
+
+use super::*;
+use paragraf_index::AnalyzerConfig;
+use paragraf_rank::testing::chunk;
+
+fn analyzer() -> Analyzer {
+    Analyzer::new(&AnalyzerConfig::default())
+}
+
+fn synonyms_of(question: &str, headings: &[&str]) -> Vec<String> {
+    let a = analyzer();
+    let chunks: Vec<Chunk> = headings
+        .iter()
+        .enumerate()
+        .map(|(i, h)| chunk("HGB", &format!("§ {}", i + 1)).title(h).build())
+        .collect();
+    let table = heading_table(&chunks, &a);
+    let syn = heading_synonyms(&a, &table);
+    question_terms(&a, question, Lang::De, &BilingualTerms::default(), &syn).synonyms
+}
+
+#[test]
+fn a_verb_form_joins_the_synonyms_as_its_infinitive() {
+    let words = ["einstufung", "loschen", "intern", "rechen"].map(String::from);
+    let a = Analyzer::with_lexicon(&AnalyzerConfig::default(), words);
+    let terms = |q: &str| {
+        let t = question_terms(
+            &a,
+            q,
+            Lang::De,
+            &BilingualTerms::default(),
+            &Synonyms::default(),
+        );
+        (t.own, t.synonyms)
+    };
+    let stem = |w: &str| a.analyze_lang(w, Lang::De)[0].clone();
+    for (q, want) in [
+        (
+            "Wann wird ein Spielzeug als gefährlich eingestuft?",
+            "einstufung",
+        ),
+        ("Bis wann müssen alte Bewerbungen gelöscht sein?", "loschen"),
+        ("Gelöscht werden muss was genau?", "loschen"),
+    ] {
+        let (own, syn) = terms(q);
+        assert!(syn.contains(&stem(want)), "{q}: {syn:?}");
+        assert!(!own.contains(&stem(want)), "{q}: {own:?}");
+    }
+    // capitalised words are nouns, not verb forms
+    let (_, syn) = terms("Welches Recht gilt für das Internet?");
+    assert!(syn.is_empty(), "{syn:?}");
+}
+
+#[test]
+fn a_security_word_is_translated_as_security_and_safety() {
+    let a = analyzer();
+    let translated = |q: &str| {
+        question_terms(
+            &a,
+            q,
+            Lang::De,
+            &BilingualTerms::default(),
+            &Synonyms::default(),
+        )
+        .translated
+    };
+    let en = |w: &str| a.analyze_lang(w, Lang::En)[0].clone();
+    for q in [
+        "Welche Sicherheitsanforderungen gelten für einen WLAN-Router?",
+        "Was verlangt die IT-Sicherheit von einer Arztpraxis?",
+    ] {
+        let t = translated(q);
+        assert!(
+            t.contains(&en("security")) && t.contains(&en("safety")),
+            "{q}: {t:?}"
+        );
+    }
+    let t = translated("Wie stellen wir sicher, dass nur Befugte zugreifen?");
+    assert!(!t.contains(&en("security")), "{t:?}");
+}
+
+#[test]
+fn a_question_word_reaches_the_heading_word_of_its_synonym() {
+    let heads = [
+        "Aufbewahrung von Unterlagen",
+        "Berichtigung unrichtiger Angaben",
+    ];
+    let aufbewahr = Analyzer::new(&AnalyzerConfig::default()).analyze_lang("aufbewahren", Lang::De);
+    let bericht = Analyzer::new(&AnalyzerConfig::default()).analyze_lang("berichtigen", Lang::De);
+    // two wordings each, none the heading's own word (a finite verb form
+    // meets its infinitive only as far as the stemmer folds it:
+    // „verbessert“ does not reach „verbessern“)
+    for q in [
+        "Wie lange muss ich Quittungen aufheben?",
+        "Müssen wir alte Belege verwahren?",
+    ] {
+        let s = synonyms_of(q, &heads);
+        assert!(s.contains(&aufbewahr[0]), "{q}: {s:?}");
+    }
+    for q in [
+        "Kann ich falsche Angaben korrigieren lassen?",
+        "Lassen sich fehlerhafte Einträge verbessern?",
+    ] {
+        let s = synonyms_of(q, &heads);
+        assert!(s.contains(&bericht[0]), "{q}: {s:?}");
+    }
+    // only what a heading holds: no heading, no synonyms
+    assert!(synonyms_of("Wie lange muss ich Quittungen aufheben?", &[]).is_empty());
+    // the question's own words are not repeated as synonyms
+    let s = synonyms_of("Wie lange muss ich Unterlagen aufbewahren?", &heads);
+    assert!(!s.contains(&aufbewahr[0]), "{s:?}");
+}
+
+#[test]
+fn a_norm_that_defines_its_heading_word_is_found() {
+    let a = analyzer();
+    let chunks = vec![
+            // own wording in the law's pattern, not a law's text
+            chunk("XG", "§ 3")
+                .lang(Lang::De)
+                .title("Lieferant")
+                .text("(1) Lieferant im Sinne dieses Gesetzes ist, wer Waren gewerbsmäßig abgibt.")
+                .build(),
+            chunk("XG", "§ 4")
+                .lang(Lang::De)
+                .title("Beschäftigte")
+                .text("Beschäftigte (Arbeitnehmerinnen und Arbeitnehmer) im Sinne dieser Verordnung sind Personen, die …")
+                .build(),
+            // uses its heading word and the phrase, but defines another word
+            chunk("XG", "§ 5")
+                .lang(Lang::De)
+                .title("Haftung des Lieferanten")
+                .text("(1) Der Lieferant haftet für Schäden. Ware im Sinne dieses Gesetzes ist jede bewegliche Sache.")
+                .build(),
+            // its heading word, no defining phrase
+            chunk("XG", "§ 6")
+                .lang(Lang::De)
+                .title("Verjährung")
+                .text("(1) Der Anspruch verjährt in drei Jahren.")
+                .build(),
+            chunk("XG", "Art. 7")
+                .lang(Lang::En)
+                .title("Supplier")
+                .text("Supplier within the meaning of this Act is …")
+                .build(),
+        ];
+    let got = self_defining_norms(&chunks, &a);
+    let mut got: Vec<&str> = got.iter().map(|n| n.0.as_str()).collect();
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        vec![
+            chunks[0].norm_ref().0.as_str(),
+            chunks[1].norm_ref().0.as_str()
+        ]
+    );
+}
+
+#[test]
+fn an_exception_finds_the_rule_it_excepts() {
+    // own wording in the laws' patterns, not a law's text
+    let chunks = vec![
+        chunk("XG", "§ 2")
+            .lang(Lang::De)
+            .title("Veröffentlichung von Bildern")
+            .build(),
+        // named by label
+        chunk("XG", "§ 3")
+            .lang(Lang::De)
+            .title("Ausnahmen zu § 2")
+            .text("(1) Ohne Zustimmung dürfen verbreitet werden: …")
+            .build(),
+        chunk("XG", "§ 7")
+            .lang(Lang::De)
+            .title("Vertraulichkeit")
+            .build(),
+        // named by heading
+        chunk("XG", "§ 8")
+            .lang(Lang::De)
+            .title("Ausnahmen von der Vertraulichkeit")
+            .build(),
+        // the same heading as a norm of another law that it cites
+        chunk("YV", "Art. 12")
+            .lang(Lang::De)
+            .title("Auskunftsrecht")
+            .build(),
+        chunk("XG", "§ 20")
+            .lang(Lang::De)
+            .title("Auskunftsrecht")
+            .text("(1) Das Recht auf Auskunft nach Artikel 12 besteht nicht, wenn …")
+            .refs(&["Art. 12 YV"], &[])
+            .build(),
+        // no heading, the derogation formula citing its rule first
+        chunk("XG", "§ 30")
+            .lang(Lang::De)
+            .text("(1) Abweichend von § 7 darf die Stelle … weitergeben.")
+            .refs(&["§ 7 XG", "§ 2 XG"], &[])
+            .build(),
+        // an ordinary norm citing another: no exception
+        chunk("XG", "§ 31")
+            .lang(Lang::De)
+            .title("Zuständigkeit")
+            .text("(1) Für Verfahren nach § 7 ist die Behörde zuständig.")
+            .refs(&["§ 7 XG"], &[])
+            .build(),
+    ];
+    let got: Vec<(String, String)> = exception_rules(&chunks)
+        .into_iter()
+        .map(|(b, a)| (b.0, a.0))
+        .collect();
+    let pair = |b: &str, a: &str| (b.to_string(), a.to_string());
+    assert_eq!(
+        got,
+        vec![
+            pair("§ 20 XG", "Art. 12 YV"),
+            pair("§ 3 XG", "§ 2 XG"),
+            pair("§ 30 XG", "§ 7 XG"),
+            pair("§ 8 XG", "§ 7 XG"),
+        ]
+    );
+}
+
+#[test]
+fn parallel_headings_pair_the_one_word_left_over() {
+    let pair = |de: &str, en: &str| TermPair {
+        de: de.into(),
+        en: en.into(),
+        both: 9,
+        dice: 0.8,
+        heading: false,
+    };
+    let known = [pair("pflicht", "oblig"), pair("verarbeit", "process")];
+    let titles: Vec<(String, String)> = [
+        ("Pflichten der Einführer", "Obligations of importers"),
+        // a compound whose parts are paired is paired
+        (
+            "Verzeichnis der Verarbeitungspflichten",
+            "Record of processing obligations",
+        ),
+        // two words left over on each side: no pair
+        (
+            "Pflichten der Händler und Bevollmächtigten",
+            "Obligations of distributors and representatives",
+        ),
+    ]
+    .iter()
+    .map(|(d, e)| (d.to_string(), e.to_string()))
+    .collect();
+    let a = analyzer();
+    let got = heading_pairs(&titles, &a, &known);
+    let has = |d: &str, e: &str| got.iter().any(|p| p.de == d && p.en == e && p.heading);
+    assert!(has("einfuhr", "import"), "{got:?}");
+    assert!(has("verzeichnis", "record"), "{got:?}");
+    assert_eq!(got.len(), 2, "{got:?}");
+    // a German word the Dice pairs already translate keeps them only
+    let mut more = known.to_vec();
+    more.push(pair("einfuhr", "introduc"));
+    let got = heading_pairs(&titles, &a, &more);
+    assert!(got.iter().all(|p| p.de != "einfuhr"), "{got:?}");
+}
+
+#[test]
+fn paragraphs_split_on_numbers() {
+    let de = "(1) Erster Satz.\nweiter\n(2) Zweiter.";
+    assert_eq!(paragraphs(de, Lang::De).len(), 2);
+    let en = "1.   First.\n2.   Second.\n(a) item";
+    assert_eq!(paragraphs(en, Lang::En).len(), 2);
+}
+
+#[test]
+fn parallel_paragraphs_give_term_pairs() {
+    let mut chunks = Vec::new();
+    for i in 1..=4 {
+        chunks.push(
+            chunk("DSGVO", &format!("Art. {i}"))
+                .lang(Lang::De)
+                .title("Meldung")
+                .text(&format!(
+                    "(1) Die Meldung erfolgt unverzüglich {i}.\n(2) Die Aufsichtsbehörde prüft."
+                ))
+                .build(),
+        );
+        chunks.push(
+                chunk("DSGVO", &format!("Art. {i}"))
+                    .lang(Lang::En)
+                    .title("Notification")
+                    .text(&format!("1.   The notification is made without delay {i}.\n2.   The supervisory authority checks."))
+                    .build(),
+            );
+    }
+    let pairs = derive_bilingual_terms(&chunks, &analyzer());
+    let has = |d: &str, e: &str| pairs.iter().any(|p| p.de == d && p.en == e);
+    assert!(has("meldung", "notif"), "{pairs:?}");
+    // the compound and its parts co-occur with both English words; the
+    // tie is broken deterministically
+    assert!(
+        pairs
+            .iter()
+            .any(|p| p.de.starts_with("aufsicht") && (p.en == "supervisori" || p.en == "author")),
+        "{pairs:?}"
+    );
+    assert_eq!(
+        pairs,
+        derive_bilingual_terms(&chunks, &analyzer()),
+        "deterministic"
+    );
+    let tsv = bilingual_tsv(&pairs, "test");
+    let t = BilingualTerms::from_tsv(&tsv);
+    assert_eq!(t.len(), pairs.len());
+}
