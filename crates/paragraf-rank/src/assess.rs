@@ -39,71 +39,6 @@ pub fn relevance_gate(
     None
 }
 
-/// The review reason of `code` as a plain sentence in `lang`, for a
-/// compliance officer: no constant names, no scores. `detail` is what the
-/// sentence names (the tied norms, the regimes, the kind of source, the
-/// successor); empty when there is none.
-pub fn review_reason(code: ReviewCode, lang: Lang, detail: &str) -> String {
-    let de = lang == Lang::De;
-    let with = |s: &str| {
-        if detail.is_empty() {
-            String::new()
-        } else if s.starts_with(',') {
-            format!("{s}{detail}")
-        } else {
-            format!(" {s}{detail}")
-        }
-    };
-    match code {
-        ReviewCode::NoResults if de => {
-            "Keine belastbare Quelle: Die Suche hat im Korpus nichts gefunden.".into()
-        }
-        ReviewCode::NoResults => "No reliable source: the search found nothing in the corpus.".into(),
-        ReviewCode::WeakMatch if de => {
-            "Keine belastbare Quelle: Keiner der Treffer passt gut genug zur Frage.".into()
-        }
-        ReviewCode::WeakMatch => {
-            "No reliable source: none of the results fits the question closely enough.".into()
-        }
-        ReviewCode::OutsideCorpus if de => {
-            "Keine belastbare Quelle: Die Frage betrifft kein Rechtsgebiet, das der Korpus abdeckt."
-                .into()
-        }
-        ReviewCode::OutsideCorpus => {
-            "No reliable source: the question concerns no area of law the corpus covers.".into()
-        }
-        ReviewCode::NearTie if de => format!(
-            "Zwei Normen liegen fast gleichauf{}: Bitte beide prüfen.",
-            if detail.is_empty() { String::new() } else { format!(" ({detail})") }
-        ),
-        ReviewCode::NearTie => format!(
-            "Two provisions are almost tied{}: please check both.",
-            if detail.is_empty() { String::new() } else { format!(" ({detail})") }
-        ),
-        ReviewCode::CrossRegime if de => format!(
-            "Mehrere Rechtsgebiete sind berührt{}: Die Antwort kann von mehr als einem Gesetz abhängen.",
-            if detail.is_empty() { String::new() } else { format!(" ({detail})") }
-        ),
-        ReviewCode::CrossRegime => format!(
-            "Several areas of law are involved{}: the answer may depend on more than one law.",
-            if detail.is_empty() { String::new() } else { format!(" ({detail})") }
-        ),
-        ReviewCode::NotBinding if de => format!(
-            "Der beste Treffer ist kein verbindliches Recht{}.",
-            with(", sondern ")
-        ),
-        ReviewCode::NotBinding => format!("The best match is not binding law{}.", with("but ")),
-        ReviewCode::Superseded if de => format!(
-            "Die gefundene Vorschrift gilt nicht mehr{}.",
-            if detail.is_empty() { String::new() } else { format!(" (ersetzt durch {detail})") }
-        ),
-        ReviewCode::Superseded => format!(
-            "The provision found is no longer in force{}.",
-            if detail.is_empty() { String::new() } else { format!(" (replaced by {detail})") }
-        ),
-    }
-}
-
 /// A source class in plain words (`eine behördliche Leitlinie`).
 fn class_words(c: SourceClass, lang: Lang) -> &'static str {
     match (c, lang) {
@@ -146,7 +81,7 @@ fn result_norm(r: &SearchResult) -> NormRef {
 ///   the primary is not binding_law, the primary is superseded on a
 ///   non-historical question, or [`relevance_gate`] finds nothing relevant;
 ///   one reason per condition: a plain sentence in the question's language
-///   ([`review_reason`]) with its [`ReviewCode`] in `human_review_codes`.
+///   ([`ReviewCode::reason`]) with its [`ReviewCode`] in `human_review_codes`.
 /// * Under control intent, `controls` / `evidence` = the mappings and
 ///   evidence items of the primary and top binding norms (09).
 pub fn assess<'c>(
@@ -164,7 +99,7 @@ pub fn assess<'c>(
     let Some(top) = results.first() else {
         a.human_review_flag = true;
         if let Some(code) = gate {
-            a.human_review_reasons.push(review_reason(code, lang, ""));
+            a.human_review_reasons.push(code.reason(lang, ""));
             a.human_review_codes.push(code);
         }
         a.score_reasoning = match lang {
@@ -258,8 +193,7 @@ pub fn assess<'c>(
     }
     a.human_review_flag = !reasons.is_empty();
     for (code, detail) in reasons {
-        a.human_review_reasons
-            .push(review_reason(code, lang, &detail));
+        a.human_review_reasons.push(code.reason(lang, &detail));
         a.human_review_codes.push(code);
     }
 

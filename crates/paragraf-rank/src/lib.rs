@@ -32,7 +32,7 @@ pub mod testing;
 mod text;
 
 pub use answer_type::AnswerType;
-pub use assess::{assess, relevance_gate, review_reason};
+pub use assess::{assess, relevance_gate};
 pub use bilingual::BilingualTerms;
 pub use error::RankError;
 pub use explain::explain_table;

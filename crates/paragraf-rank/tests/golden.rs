@@ -711,7 +711,7 @@ fn review_reasons_are_plain_sentences_in_the_questions_language() {
     for &code in ReviewCode::ALL {
         for lang in [Lang::De, Lang::En] {
             for detail in ["", "§ 38 BDSG"] {
-                let r = paragraf_rank::review_reason(code, lang, detail);
+                let r = code.reason(lang, detail);
                 assert!(camel_case_words(&r).is_empty(), "{r}");
                 assert!(r.ends_with('.'), "a sentence: {r}");
                 assert!(r.chars().next().is_some_and(char::is_uppercase), "{r}");

@@ -46,14 +46,6 @@ const TEXT = {
     parts: "Abschnitte", retention: "Aufbewahrung", scoreTitle: (raw) => `Score nach Rerank (roh: ${raw})`,
     constant: "Konstante", breakdown: "Score-Aufschlüsselung", replaced: "ersetzt durch ", full: "vollständig", partial: "teilweise",
     evidence: "Nachweise", chunks: "Abschnitte im Index", answerModel: "Antwortmodell",
-    reasons: {
-      cross: (x) => `Mehrere Rechtsgebiete sind berührt${x ? ` (${x})` : ""}: Die Antwort kann von mehr als einem Gesetz abhängen.`,
-      tie: "Zwei Normen liegen fast gleichauf – bitte beide prüfen.",
-      notBinding: "Der beste Treffer ist kein verbindliches Recht (etwa eine Leitlinie oder ein Standard).",
-      superseded: (x) => `Die gefundene Vorschrift gilt nicht mehr${x ? ` (ersetzt durch ${x})` : ""}.`,
-      nothing: "Keine einschlägige Norm im Korpus: Die Suche fand nichts, das die Frage trägt.",
-      other: "Das Ergebnis ist nicht eindeutig.",
-    },
   },
   en: {
     tagline: "German and European compliance law: an answer with checked citations, the primary norm, controls.",
@@ -89,14 +81,6 @@ const TEXT = {
     parts: "Parts", retention: "Retention", scoreTitle: (raw) => `Score after rerank (raw: ${raw})`,
     constant: "constant", breakdown: "Score breakdown", replaced: "replaced by ", full: "full", partial: "partial",
     evidence: "Evidence", chunks: "parts in the index", answerModel: "answer model",
-    reasons: {
-      cross: (x) => `Several areas of law are involved${x ? ` (${x})` : ""}: the answer may depend on more than one law.`,
-      tie: "Two provisions are almost tied – please check both.",
-      notBinding: "The best match is not binding law (for instance guidance or a standard).",
-      superseded: (x) => `The provision found is no longer in force${x ? ` (replaced by ${x})` : ""}.`,
-      nothing: "No applicable norm in the corpus: nothing found answers the question.",
-      other: "The result is not clear-cut.",
-    },
   },
 };
 
@@ -147,22 +131,13 @@ function guessLang(q) {
   return count(en) > count(de) ? "en" : "de";
 }
 
-// A review reason of the engine in plain words of the page's language.
-function plainReason(r) {
-  const R = t("reasons");
-  let m;
-  if ((m = r.match(/^Cross-Regime:.*\(([^()]*)\)\s*$/))) return R.cross(m[1]);
-  if (r.startsWith("Cross-Regime")) return R.cross("");
-  if (r.startsWith("uneindeutig")) return R.tie;
-  if (r.startsWith("Rechtsaussage ohne bindende")) return R.notBinding;
-  if ((m = r.match(/^Primärquelle ist abgelöst(?: \(ersetzt durch ([^)]*)\))?/))) return R.superseded(m[1] || "");
-  if (r.startsWith("keine belastbare Quelle")) return R.nothing;
-  return R.other;
-}
-
-// The assessment found no applicable norm (retrieval abstains).
+// The assessment found no applicable norm (retrieval abstains): no primary
+// norm, or a review code saying nothing relevant was found. The reasons
+// themselves come from the engine as plain sentences in the question's
+// language (the page's); their codes are for logic like this.
+const NOTHING_RELEVANT = ["no_results", "weak_match", "outside_corpus"];
 function noApplicableNorm(a) {
-  return !a.primary_norm || (a.human_review_reasons || []).some((r) => r.startsWith("keine belastbare Quelle"));
+  return !a.primary_norm || (a.human_review_codes || []).some((c) => NOTHING_RELEVANT.includes(c));
 }
 
 // ------------------------------------------------------------ helpers
@@ -396,7 +371,7 @@ function renderBanner(a, answer) {
   const abstained = answer && answer.abstained;
   if (a.human_review_flag || abstained) {
     pr.className = "pruefung ja";
-    const reasons = [...new Set((a.human_review_reasons || []).map(plainReason))];
+    const reasons = [...new Set(a.human_review_reasons || [])];
     pr.append(el("strong", {}, "⚠ " + t("reviewNeeded")),
       reasons.length ? el("ul", {}, reasons.map((r) => el("li", {}, r))) : null);
   } else {

@@ -264,6 +264,71 @@ impl ReviewCode {
         }
     }
 
+    /// This review reason as a plain sentence in `lang`, for a
+    /// compliance officer: no constant names, no scores. `detail` is what the
+    /// sentence names (the tied norms, the regimes, the kind of source, the
+    /// successor); empty when there is none.
+    pub fn reason(self, lang: Lang, detail: &str) -> String {
+        let de = lang == Lang::De;
+        let with = |s: &str| {
+            if detail.is_empty() {
+                String::new()
+            } else if s.starts_with(',') {
+                format!("{s}{detail}")
+            } else {
+                format!(" {s}{detail}")
+            }
+        };
+        match self {
+            Self::NoResults if de => {
+                "Keine belastbare Quelle: Die Suche hat im Korpus nichts gefunden.".into()
+            }
+            Self::NoResults => "No reliable source: the search found nothing in the corpus.".into(),
+            Self::WeakMatch if de => {
+                "Keine belastbare Quelle: Keiner der Treffer passt gut genug zur Frage.".into()
+            }
+            Self::WeakMatch => {
+                "No reliable source: none of the results fits the question closely enough.".into()
+            }
+            Self::OutsideCorpus if de => {
+                "Keine belastbare Quelle: Die Frage betrifft kein Rechtsgebiet, das der Korpus abdeckt."
+                    .into()
+            }
+            Self::OutsideCorpus => {
+                "No reliable source: the question concerns no area of law the corpus covers.".into()
+            }
+            Self::NearTie if de => format!(
+                "Zwei Normen liegen fast gleichauf{}: Bitte beide prüfen.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::NearTie => format!(
+                "Two provisions are almost tied{}: please check both.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::CrossRegime if de => format!(
+                "Mehrere Rechtsgebiete sind berührt{}: Die Antwort kann von mehr als einem Gesetz abhängen.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::CrossRegime => format!(
+                "Several areas of law are involved{}: the answer may depend on more than one law.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::NotBinding if de => format!(
+                "Der beste Treffer ist kein verbindliches Recht{}.",
+                with(", sondern ")
+            ),
+            Self::NotBinding => format!("The best match is not binding law{}.", with("but ")),
+            Self::Superseded if de => format!(
+                "Die gefundene Vorschrift gilt nicht mehr{}.",
+                if detail.is_empty() { String::new() } else { format!(" (ersetzt durch {detail})") }
+            ),
+            Self::Superseded => format!(
+                "The provision found is no longer in force{}.",
+                if detail.is_empty() { String::new() } else { format!(" (replaced by {detail})") }
+            ),
+        }
+    }
+
     /// Retrieval found nothing relevant (the engine abstains before any
     /// generation).
     pub fn nothing_relevant(self) -> bool {
