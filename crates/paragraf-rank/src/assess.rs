@@ -80,7 +80,8 @@ fn result_norm(r: &SearchResult) -> NormRef {
 /// * `human_review_flag` when margin < `assessReviewMargin`, cross-regime,
 ///   the primary is not binding_law, the primary is superseded on a
 ///   non-historical question, or [`relevance_gate`] finds nothing relevant;
-///   one reason per condition: a plain sentence in the question's language
+///   one reason per condition (only the relevance gate's when it fires):
+///   a plain sentence in the question's language
 ///   ([`ReviewCode::reason`]) with its [`ReviewCode`] in `human_review_codes`.
 /// * Under control intent, `controls` / `evidence` = the mappings and
 ///   evidence items of the primary and top binding norms (09).
@@ -189,7 +190,10 @@ pub fn assess<'c>(
         ));
     }
     if let Some(g) = gate {
-        reasons.push((g, String::new()));
+        // nothing relevant was found: that is the reason; a tie or several
+        // regimes among results that do not bear on the question would only
+        // make them look weighed
+        reasons = vec![(g, String::new())];
     }
     a.human_review_flag = !reasons.is_empty();
     for (code, detail) in reasons {

@@ -489,10 +489,13 @@ fn nothing_relevant_flags_human_review() {
     let r = full(&qa, &[dense(&ao, 0.81), dense(&hgb, 0.70)], 10);
     let a = assess(&qa, &r, &no_chunks, &[], &[], &RankParams::default());
     assert!(a.human_review_flag);
-    assert!(
-        a.human_review_codes.contains(&ReviewCode::OutsideCorpus),
+    // nothing relevant is the one reason: no tie or regimes among results
+    // that do not bear on the question
+    assert_eq!(
+        a.human_review_codes,
+        [ReviewCode::OutsideCorpus],
         "{:?}",
-        a.human_review_codes
+        a.human_review_reasons
     );
     assert_eq!(
         relevance_gate(&qa, &r, &RankParams::default()),
