@@ -217,6 +217,8 @@ try {
   check((await page.textContent("#primaernorm")).includes("keine einschlägige Norm im Korpus"), "abstention: no applicable norm in the corpus");
   check((await page.$$("#primaernorm a")).length === 0, "abstention: no primary norm link");
   check(await page.isHidden("#belege"), "abstention: no quotes");
+  const nothingBanner = await page.innerText("#pruefung");
+  check(!/gleichauf|Rechtsgebiete/.test(nothingBanner), `abstention: no tie or regimes among irrelevant results: ${nothingBanner}`);
   await shot(page, "desktop-abstained");
 
   // ---------------------------------------------------------------- phone

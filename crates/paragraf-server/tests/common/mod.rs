@@ -383,7 +383,8 @@ impl TestBackend {
             reasons.push((ReviewCode::NearTie, format!("{primary} {and} {second}")));
         }
         if best_raw < RELEVANCE_FLOOR {
-            reasons.push((ReviewCode::WeakMatch, String::new()));
+            // as the engine: nothing relevant is then the one reason
+            reasons = vec![(ReviewCode::WeakMatch, String::new())];
         }
         let norms_of_interest: BTreeSet<NormRef> = std::iter::once(primary.clone())
             .chain(connected.iter().cloned())
