@@ -83,7 +83,7 @@ async function answerStates(page, prefix, question, fold) {
     return k && !k.hidden && document.querySelector("#antwort .warten") && !document.querySelector("#antwort .satz");
   });
   check(true, `${prefix}: results shown while the answer is written`);
-  check(/\d+ s/.test(await page.textContent("#antwort .warten")), `${prefix}: elapsed seconds shown while it works`);
+  check(/\d+\ss/.test(await page.textContent("#antwort .warten")), `${prefix}: elapsed seconds shown while it works`);
   const primary = await box(page, "#primaernorm");
   check(primary && primary.bottom <= fold, `${prefix}: primary norm above the fold (${primary && Math.round(primary.bottom)} ≤ ${fold})`);
   await shot(page, `${prefix}-results`);

@@ -29,7 +29,7 @@ const TEXT = {
     footer: "Keine Rechtsberatung. Antworten nennen nur Normen, die im Index gefunden und vom Zitat-Prüfer bestätigt wurden.",
     noNorm: "keine einschlägige Norm im Korpus", noAnswerNorm: "keine belegte Antwort",
     closeBehind: "knapp dahinter:", checkBoth: "beide prüfen",
-    working: (s) => `Antwort wird erzeugt und geprüft … ${s} s`, searching: (s) => `sucht … ${s} s`,
+    working: (s) => `Antwort wird erzeugt und geprüft … ${s}\u00a0s`, searching: (s) => `sucht … ${s}\u00a0s`,
     reviewNeeded: "Bitte von einer fachkundigen Person prüfen lassen", noReview: "Eindeutiges Ergebnis – keine Prüfung angezeigt",
     abstainRetrieval: "Keine belastbare Antwort: Der Korpus enthält keine Norm, die diese Frage trägt. Bitte durch eine fachkundige Person prüfen lassen.",
     abstainModel: "Keine belastbare Antwort: Keine Aussage ließ sich durch die gefundenen Normen belegen. Die Treffer stehen unter „Details“.",
@@ -64,7 +64,7 @@ const TEXT = {
     footer: "Not legal advice. Answers name only norms found in the index and confirmed by the citation check.",
     noNorm: "no applicable norm in the corpus", noAnswerNorm: "no supported answer",
     closeBehind: "close behind:", checkBoth: "check both",
-    working: (s) => `Writing and checking the answer … ${s} s`, searching: (s) => `searching … ${s} s`,
+    working: (s) => `Writing and checking the answer … ${s}\u00a0s`, searching: (s) => `searching … ${s}\u00a0s`,
     reviewNeeded: "Please have this checked by a qualified person", noReview: "Clear result – no review indicated",
     abstainRetrieval: "No reliable answer: the corpus holds no norm that answers this question. Please have it checked by a qualified person.",
     abstainModel: "No reliable answer: no statement could be backed by the norms found. The results are under “Details”.",
@@ -359,6 +359,8 @@ function renderResultsFirst(resp, answering) {
   if (answering) {
     out.classList.add("stroemt");
     out.append(el("p", { class: "gedimmt warten" }, t("working")(0)));
+    // the card shows the progress now; the line under the field goes at once
+    $("#laeuft").hidden = true;
   } else {
     out.classList.remove("stroemt");
   }

@@ -435,6 +435,7 @@ impl TestBackend {
         retrieved: &BTreeSet<String>,
         citations: &mut Vec<String>,
         removed: &mut Vec<RemovedCitation>,
+        lang: Lang,
     ) -> String {
         let mut gated = sentence.trim().to_string();
         for c in Self::citations_in(sentence) {
@@ -447,7 +448,11 @@ impl TestBackend {
                 if !removed.iter().any(|r| r.text == c) {
                     removed.push(RemovedCitation {
                         text: c,
-                        reason: "nicht unter den gefundenen Normen".into(),
+                        reason: match lang {
+                            Lang::De => "nicht unter den gefundenen Normen",
+                            Lang::En => "not among the provisions found",
+                        }
+                        .into(),
                     });
                 }
             }
@@ -562,7 +567,13 @@ impl Backend for TestBackend {
             let w = word.trim_end().trim_start_matches('(');
             let closes = (w.ends_with('.') && !ABBREVIATIONS.contains(&w)) || i + 1 == words.len();
             if closes {
-                let g = Self::gate_sentence(&sentence, &retrieved, &mut citations, &mut removed);
+                let g = Self::gate_sentence(
+                    &sentence,
+                    &retrieved,
+                    &mut citations,
+                    &mut removed,
+                    lang,
+                );
                 sentence.clear();
                 listening &= on_event(AnswerEvent::Sentence(g.clone()));
                 kept.push(g);
