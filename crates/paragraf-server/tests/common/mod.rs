@@ -567,13 +567,8 @@ impl Backend for TestBackend {
             let w = word.trim_end().trim_start_matches('(');
             let closes = (w.ends_with('.') && !ABBREVIATIONS.contains(&w)) || i + 1 == words.len();
             if closes {
-                let g = Self::gate_sentence(
-                    &sentence,
-                    &retrieved,
-                    &mut citations,
-                    &mut removed,
-                    lang,
-                );
+                let g =
+                    Self::gate_sentence(&sentence, &retrieved, &mut citations, &mut removed, lang);
                 sentence.clear();
                 listening &= on_event(AnswerEvent::Sentence(g.clone()));
                 kept.push(g);
