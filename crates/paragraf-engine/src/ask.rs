@@ -203,7 +203,11 @@ impl Engine {
         evidence: Vec<paragraf_types::Evidence>,
     ) -> Answer {
         if evidence.is_empty() {
-            return gate::abstention(AbstainReason::NoSupportedStatement, &[]);
+            return gate::abstention(
+                AbstainReason::NoSupportedStatement,
+                &[],
+                outcome.analysis.lang,
+            );
         }
         let mut citations: Vec<String> = Vec::new();
         for e in &evidence {
@@ -263,7 +267,7 @@ impl Engine {
             .take(5)
             .map(|r| r.citation.clone())
             .collect();
-        Some(gate::abstention(reason, &found))
+        Some(gate::abstention(reason, &found, outcome.analysis.lang))
     }
 
     fn generate_answer(
@@ -279,7 +283,11 @@ impl Engine {
         }
         let evidence = self.evidence(outcome);
         if evidence.is_empty() {
-            let mut a = gate::abstention(AbstainReason::NoSupportedStatement, &[]);
+            let mut a = gate::abstention(
+                AbstainReason::NoSupportedStatement,
+                &[],
+                outcome.analysis.lang,
+            );
             a.model = model.to_string();
             return Ok(a);
         }
@@ -340,7 +348,8 @@ impl Engine {
         };
         let analyzer = self.index.inverted.analyzer();
         let terms = |s: &str| analyzer.analyze_lang(s, outcome.analysis.lang);
-        let mut g = gate::Gate::new(&p.sources, &retrieved, &checks, &terms);
+        let mut g =
+            gate::Gate::new(&p.sources, &retrieved, &checks, &terms).in_lang(outcome.analysis.lang);
         let mut stream = gate::SentenceStream::new();
 
         self.queue_depth.fetch_add(1, Ordering::Relaxed);
@@ -402,15 +411,21 @@ impl Engine {
     /// Why a retrieved norm may not be cited for this question (seed 07:
     /// Scope ∧ Stichtag): an active scope rule covers it, or no version of
     /// it is in force at the question's date (superseded norms only under
-    /// historical intent).
+    /// historical intent). In the question's language (the scope rules'
+    /// own reasons are German and are left out of an English one).
     pub fn inadmissible(&self, n: &NormRef, q: &QueryAnalysis) -> Option<String> {
         let chunks = self.norm_chunks(n);
         let first = chunks.first()?;
+        let de = q.lang == paragraf_types::Lang::De;
         if let Some(i) = q.scope_rule_for(&first.regulation, &first.norm) {
-            return Some(format!(
-                "außerhalb des Geltungsbereichs der Frage: {}",
-                q.scope_rules[i].reason
-            ));
+            return Some(if de {
+                format!(
+                    "außerhalb des Geltungsbereichs der Frage: {}",
+                    q.scope_rules[i].reason
+                )
+            } else {
+                "outside the question's scope".to_string()
+            });
         }
         // the version the question names ("nach dem BDSG 1990") is the one it asks about
         let named = q.as_of.as_ref().and_then(|a| a.version.as_deref());
@@ -424,32 +439,35 @@ impl Engine {
             }
         };
         if !chunks.iter().any(|c| in_force_at(c)) {
-            return Some(match &first.superseded_by {
-                Some(by) => format!("zum Stichtag der Frage nicht in Kraft (abgelöst durch {by})"),
-                None => "zum Stichtag der Frage nicht in Kraft".to_string(),
+            return Some(match (&first.superseded_by, de) {
+                (Some(by), true) => {
+                    format!("zum Stichtag der Frage nicht in Kraft (abgelöst durch {by})")
+                }
+                (None, true) => "zum Stichtag der Frage nicht in Kraft".to_string(),
+                (Some(by), false) => {
+                    format!("not in force at the question's date (replaced by {by})")
+                }
+                (None, false) => "not in force at the question's date".to_string(),
             });
         }
         None
     }
 }
 
-/// The warning shown with an answer whose assessment asks for human review.
+/// The warning shown with an answer whose assessment asks for human review,
+/// in the question's language: the request for a review, then the
+/// assessment's reasons (plain sentences in that language already).
 fn review_warning(outcome: &SearchOutcome) -> Option<String> {
     let a = &outcome.response.assessment;
     a.human_review_flag.then(|| {
-        let why = if a.human_review_reasons.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", a.human_review_reasons.join("; "))
+        let ask = match outcome.analysis.lang {
+            paragraf_types::Lang::De => "Bitte von einer fachkundigen Person prüfen lassen.",
+            paragraf_types::Lang::En => "Please have this checked by a qualified person.",
         };
-        match outcome.analysis.lang {
-            paragraf_types::Lang::De => {
-                format!("Bitte von einer fachkundigen Person prüfen lassen{why}.")
-            }
-            paragraf_types::Lang::En => {
-                format!("Please have this reviewed by a qualified person{why}.")
-            }
-        }
+        std::iter::once(ask)
+            .chain(a.human_review_reasons.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
     })
 }
 

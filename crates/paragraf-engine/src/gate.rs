@@ -28,7 +28,7 @@
 //! extractor and a term analyzer, so it is tested with scripted texts and no
 //! model.
 
-use paragraf_types::{AbstainReason, Answer, NormRef, RemovedCitation, SourceClass};
+use paragraf_types::{AbstainReason, Answer, Lang, NormRef, RemovedCitation, SourceClass};
 use std::collections::BTreeSet;
 
 /// Phrases with which a model declines to answer from the sources (lower case).
@@ -93,25 +93,35 @@ pub struct GateOutcome {
     pub attributed_sentences: usize,
 }
 
-/// The fixed abstention text; `found` lists what retrieval did find.
-pub fn abstention_text(reason: AbstainReason, found: &[String]) -> String {
-    let mut s = format!(
-        "Keine belastbare Quelle: Die Frage lässt sich mit den gefundenen Quellen nicht verlässlich beantworten ({}).",
-        reason.text_de()
-    );
+/// The fixed abstention text in the question's language; `found` lists
+/// what retrieval did find.
+pub fn abstention_text(reason: AbstainReason, found: &[String], lang: Lang) -> String {
+    let (head, found_head, ask) = match lang {
+        Lang::De => (
+            "Keine belastbare Quelle: Die Frage lässt sich mit den gefundenen Quellen nicht verlässlich beantworten",
+            " Gefunden wurden: ",
+            " Bitte durch eine fachkundige Person prüfen lassen.",
+        ),
+        Lang::En => (
+            "No reliable source: the question cannot be answered reliably from the sources found",
+            " Found: ",
+            " Please have it checked by a qualified person.",
+        ),
+    };
+    let mut s = format!("{head} ({}).", reason.text(lang));
     if !found.is_empty() {
-        s.push_str(" Gefunden wurden: ");
+        s.push_str(found_head);
         s.push_str(&found.join(", "));
         s.push('.');
     }
-    s.push_str(" Bitte durch eine fachkundige Person prüfen lassen.");
+    s.push_str(ask);
     s
 }
 
-/// An abstaining answer with its reason and the fixed text.
-pub fn abstention(reason: AbstainReason, found: &[String]) -> Answer {
+/// An abstaining answer with its reason and the fixed text in `lang`.
+pub fn abstention(reason: AbstainReason, found: &[String], lang: Lang) -> Answer {
     Answer {
-        text: abstention_text(reason, found),
+        text: abstention_text(reason, found, lang),
         abstained: true,
         abstain_reason: Some(reason),
         ..Answer::default()
@@ -240,6 +250,9 @@ pub struct Gate<'a> {
     judged: usize,
     /// Everything fed so far (for the decline check).
     seen: String,
+    /// The question's language: the language of the removal reasons and of
+    /// the abstention text.
+    lang: Lang,
 }
 
 impl<'a> Gate<'a> {
@@ -270,6 +283,22 @@ impl<'a> Gate<'a> {
             attributed: 0,
             judged: 0,
             seen: String::new(),
+            lang: Lang::De,
+        }
+    }
+
+    /// The same gate writing its reasons and its abstention in `lang` (the
+    /// question's language; German unless set).
+    pub fn in_lang(mut self, lang: Lang) -> Gate<'a> {
+        self.lang = lang;
+        self
+    }
+
+    /// A removal reason in the gate's language.
+    fn say(&self, de: &str, en: &str) -> String {
+        match self.lang {
+            Lang::De => de.to_string(),
+            Lang::En => en.to_string(),
         }
     }
 
@@ -283,9 +312,13 @@ impl<'a> Gate<'a> {
         None
     }
 
-    /// `Satz N der Modellantwort` for the sentence being judged.
+    /// `Satz N der Modellantwort` (`sentence N of the model's answer`)
+    /// for the sentence being judged.
     fn place(&self) -> String {
-        format!("Satz {} der Modellantwort", self.judged)
+        match self.lang {
+            Lang::De => format!("Satz {} der Modellantwort", self.judged),
+            Lang::En => format!("sentence {} of the model's answer", self.judged),
+        }
     }
 
     /// Judge one complete sentence of the model's text: the sentence as
@@ -297,30 +330,41 @@ impl<'a> Gate<'a> {
         }
         self.seen.push_str(sentence);
         let sources = self.sources;
-        let (clean, markers) = strip_markers(sentence, sources.len(), &mut self.removed);
+        let (clean, markers) = strip_markers(sentence, sources.len(), &mut self.removed, self.lang);
         let clean = clean.trim().to_string();
         if clean.is_empty() || is_decline(&clean) {
             return None;
         }
         self.judged += 1;
         if statement_words(&clean) < STATEMENT_MIN_WORDS {
-            return self.drop_with("kein vollständiger Satz (nur eine Zahl oder ein Bruchstück)");
+            let why = self.say(
+                "kein vollständiger Satz (nur eine Zahl oder ein Bruchstück)",
+                "not a complete sentence (only a number or a fragment)",
+            );
+            return self.drop_with(&why);
         }
         let named = (self.checks.extract)(&clean);
         let mut bad: Vec<String> = Vec::new();
         // Quelle: a law the engine cannot resolve is never a source
         if !(self.checks.unresolved)(&clean).is_empty() {
-            bad.push(
-                "nennt ein Gesetz, das nicht im Korpus ist (die Norm ist nicht überprüfbar)".into(),
-            );
+            bad.push(self.say(
+                "nennt ein Gesetz, das nicht im Korpus ist (die Norm ist nicht überprüfbar)",
+                "names a law that is not in the corpus (the provision cannot be checked)",
+            ));
         }
         for n in &named {
             if !self.retrieved.contains(n) {
                 // Quelle: the norm must be among the retrieved ones
-                bad.push("nennt eine Norm, die nicht unter den gefundenen Quellen ist".into());
+                bad.push(self.say(
+                    "nennt eine Norm, die nicht unter den gefundenen Quellen ist",
+                    "names a provision that is not among the sources found",
+                ));
             } else if let Some(why) = (self.checks.inadmissible)(n) {
                 // Scope ∧ Stichtag
-                bad.push(format!("nennt eine Norm {why}"));
+                bad.push(self.say(
+                    &format!("nennt eine Norm {why}"),
+                    &format!("names a provision {why}"),
+                ));
             }
         }
         if !bad.is_empty() {
@@ -354,7 +398,11 @@ impl<'a> Gate<'a> {
                     attributed = true;
                 }
                 None => {
-                    return self.drop_with("Aussage ohne Beleg in den Quellen");
+                    let why = self.say(
+                        "Aussage ohne Beleg in den Quellen",
+                        "a statement the sources do not back",
+                    );
+                    return self.drop_with(&why);
                 }
             }
         }
@@ -370,7 +418,11 @@ impl<'a> Gate<'a> {
             .filter(|n| !backed.contains(n))
             .collect();
         if !unbacked.is_empty() {
-            return self.drop_with("nennt eine Zahl, die in keiner zitierten Quelle steht");
+            let why = self.say(
+                "nennt eine Zahl, die in keiner zitierten Quelle steht",
+                "states a number that is in none of the cited sources",
+            );
+            return self.drop_with(&why);
         }
         // and what it says must be what they say
         let held: BTreeSet<&String> = support
@@ -379,9 +431,15 @@ impl<'a> Gate<'a> {
             .collect();
         let shared = words.iter().filter(|w| held.contains(w)).count();
         if words.is_empty() || (shared as f64) < SUPPORT_MIN_OVERLAP * words.len() as f64 {
-            let why = format!(
-                "Aussage geht über die zitierte Quelle hinaus ({shared} von {} Begriffen belegt)",
-                words.len()
+            let why = self.say(
+                &format!(
+                    "Aussage geht über die zitierte Quelle hinaus ({shared} von {} Begriffen belegt)",
+                    words.len()
+                ),
+                &format!(
+                    "the statement goes beyond the cited source ({shared} of {} terms backed)",
+                    words.len()
+                ),
             );
             return self.drop_with(&why);
         }
@@ -415,7 +473,7 @@ impl<'a> Gate<'a> {
                 let found: Vec<String> = self.sources.iter().map(|s| s.citation.clone()).collect();
                 Answer {
                     removed_citations: self.removed,
-                    ..abstention(reason, &found)
+                    ..abstention(reason, &found, self.lang)
                 }
             }
             None => Answer {
@@ -535,6 +593,7 @@ fn strip_markers(
     sentence: &str,
     n_sources: usize,
     removed: &mut Vec<RemovedCitation>,
+    lang: Lang,
 ) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(sentence.len());
     let mut found = Vec::new();
@@ -570,7 +629,10 @@ fn strip_markers(
                         _ => push_removed(
                             removed,
                             &format!("[{part}]"),
-                            "Quellenverweis zeigt auf keine bereitgestellte Quelle",
+                            match lang {
+                                Lang::De => "Quellenverweis zeigt auf keine bereitgestellte Quelle",
+                                Lang::En => "the source marker points to no source given",
+                            },
                         ),
                     }
                 }

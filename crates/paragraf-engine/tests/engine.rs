@@ -198,6 +198,77 @@ fn unanswerable_question_abstains_without_calling_the_model() {
     assert!(out.response.assessment.human_review_flag);
 }
 
+/// An English question: what the engine itself writes for a client — the
+/// abstention or the extract's lead-in, the review warning, the review
+/// reasons, the gate's removal reasons — is English, without a constant's
+/// name (the quoted law keeps its own language).
+#[test]
+fn an_english_question_gets_the_engines_texts_in_english() {
+    let e = engine_or_skip!();
+    e.set_generator(
+        "scripted",
+        scripted("The second-home tax is 12 percent of the annual rent [1]."),
+    );
+    let ask = AskOptions {
+        model: Some("scripted".into()),
+        ..AskOptions::default()
+    };
+    let out = e
+        .ask(
+            "How much second-home tax does the city of Freiburg charge for a holiday flat?",
+            &ask,
+            &mut |_| true,
+        )
+        .unwrap();
+    assert_eq!(out.response.lang, Some(paragraf_types::Lang::En));
+    let a = out.response.answer.expect("answer");
+    let own = if a.abstained {
+        assert!(a.text.starts_with("No reliable source: "), "{}", a.text);
+        a.text.clone()
+    } else {
+        // the extract: the engine's lead-in, then the law's own words
+        let lead = a.text.lines().next().unwrap_or_default().to_string();
+        assert_eq!(lead, "The relevant provisions read:", "{}", a.text);
+        lead
+    };
+    let assessment = &out.response.assessment;
+    assert!(assessment.human_review_flag, "{assessment:?}");
+    assert_eq!(
+        assessment.human_review_reasons.len(),
+        assessment.human_review_codes.len()
+    );
+    let warning = a.review_warning.clone().unwrap_or_default();
+    assert!(
+        a.abstained || warning.starts_with("Please have this checked by a qualified person."),
+        "{warning}"
+    );
+    let texts: Vec<&str> = assessment
+        .human_review_reasons
+        .iter()
+        .map(String::as_str)
+        .chain([own.as_str(), warning.as_str()])
+        .chain(
+            a.removed_citations
+                .iter()
+                .flat_map(|r| [r.text.as_str(), r.reason.as_str()]),
+        )
+        .collect();
+    assert!(
+        !a.removed_citations.is_empty(),
+        "the made-up tax rate is removed: {a:?}"
+    );
+    for text in texts {
+        let camel = text.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            let mut cs = w.chars();
+            cs.next().is_some_and(char::is_lowercase) && cs.any(char::is_uppercase)
+        });
+        assert!(!camel, "a constant's name in: {text}");
+        for german in ["Keine", "Bitte", "Quelle", "prüfen", "Satz", "nennt"] {
+            assert!(!text.contains(german), "German in: {text}");
+        }
+    }
+}
+
 #[test]
 fn unsupported_model_text_is_replaced_by_the_quoted_evidence() {
     let e = engine_or_skip!();

@@ -7,41 +7,54 @@ use crate::params::RankParams;
 use crate::query::QueryAnalysis;
 use crate::text::norm_key;
 use paragraf_types::{
-    Assessment, Chunk, ChunkId, ControlMapping, EvidenceItem, NormRef, SearchResult, SourceClass,
-    Status,
+    Assessment, Chunk, ChunkId, ControlMapping, EvidenceItem, Lang, NormRef, ReviewCode,
+    SearchResult, SourceClass, Status,
 };
 use std::collections::{BTreeSet, HashSet};
 
 /// Why nothing relevant was found, if so (the general abstain rule):
-/// no results; or the best `raw_semantic` lies below `abstainSemanticFloor`;
-/// or the question matched no known domain, no topic, cites no norm and asks
-/// for no controls (it is outside what the corpus covers). The engine
-/// abstains on `Some`.
+/// no results ([`ReviewCode::NoResults`]); or the best `raw_semantic` lies
+/// below `abstainSemanticFloor` ([`ReviewCode::WeakMatch`]); or the question
+/// matched no known domain, no topic, cites no norm and asks for no controls
+/// ([`ReviewCode::OutsideCorpus`]: it is outside what the corpus covers).
+/// The engine abstains on `Some`.
 pub fn relevance_gate(
     q: &QueryAnalysis,
     results: &[SearchResult],
     params: &RankParams,
-) -> Option<String> {
+) -> Option<ReviewCode> {
     let Some(best) = results.iter().map(|r| r.raw_semantic).reduce(f64::max) else {
-        return Some("keine belastbare Quelle: keine Treffer".to_string());
+        return Some(ReviewCode::NoResults);
     };
     if best < params.abstain_semantic_floor {
-        return Some(format!(
-            "keine belastbare Quelle: bester Retrieval-Score {best:.3} < abstainSemanticFloor {}",
-            params.abstain_semantic_floor
-        ));
+        return Some(ReviewCode::WeakMatch);
     }
     if q.domains.is_empty()
         && q.topic_norms.is_empty()
         && q.explicit_refs.is_empty()
         && !q.control_intent
     {
-        return Some(
-            "keine belastbare Quelle: die Frage passt zu keiner Domäne und keinem Thema des Korpus"
-                .to_string(),
-        );
+        return Some(ReviewCode::OutsideCorpus);
     }
     None
+}
+
+/// A source class in plain words (`eine behördliche Leitlinie`).
+fn class_words(c: SourceClass, lang: Lang) -> &'static str {
+    match (c, lang) {
+        (SourceClass::BindingLaw, Lang::De) => "verbindliches Recht",
+        (SourceClass::BindingLaw, Lang::En) => "binding law",
+        (SourceClass::Recital, Lang::De) => "ein Erwägungsgrund",
+        (SourceClass::Recital, Lang::En) => "a recital",
+        (SourceClass::OfficialGuidance, Lang::De) => "eine behördliche Leitlinie",
+        (SourceClass::OfficialGuidance, Lang::En) => "official guidance",
+        (SourceClass::ControlStandard, Lang::De) => "ein Kontrollstandard",
+        (SourceClass::ControlStandard, Lang::En) => "a control standard",
+        (SourceClass::Mapping, Lang::De) => "eine Zuordnungstabelle",
+        (SourceClass::Mapping, Lang::En) => "a mapping table",
+        (SourceClass::Unknown, Lang::De) => "eine nicht eingeordnete Quelle",
+        (SourceClass::Unknown, Lang::En) => "an unclassified source",
+    }
 }
 
 /// Canonical norm id of a result (`Art. 37 DSGVO`).
@@ -67,7 +80,9 @@ fn result_norm(r: &SearchResult) -> NormRef {
 /// * `human_review_flag` when margin < `assessReviewMargin`, cross-regime,
 ///   the primary is not binding_law, the primary is superseded on a
 ///   non-historical question, or [`relevance_gate`] finds nothing relevant;
-///   one German reason per condition.
+///   one reason per condition (only the relevance gate's when it fires):
+///   a plain sentence in the question's language
+///   ([`ReviewCode::reason`]) with its [`ReviewCode`] in `human_review_codes`.
 /// * Under control intent, `controls` / `evidence` = the mappings and
 ///   evidence items of the primary and top binding norms (09).
 pub fn assess<'c>(
@@ -79,12 +94,20 @@ pub fn assess<'c>(
     params: &RankParams,
 ) -> Assessment {
     let mut a = Assessment::default();
-    let mut reasons: Vec<String> = Vec::new();
+    let lang = q.lang;
+    let mut reasons: Vec<(ReviewCode, String)> = Vec::new();
     let gate = relevance_gate(q, results, params);
     let Some(top) = results.first() else {
         a.human_review_flag = true;
-        a.human_review_reasons = gate.into_iter().collect();
-        a.score_reasoning = "Keine Treffer – keine Aussage möglich.".to_string();
+        if let Some(code) = gate {
+            a.human_review_reasons.push(code.reason(lang, ""));
+            a.human_review_codes.push(code);
+        }
+        a.score_reasoning = match lang {
+            Lang::De => "Keine Treffer – keine Aussage möglich.",
+            Lang::En => "Nothing found – no statement possible.",
+        }
+        .to_string();
         return a;
     };
     let top_ref = result_norm(top);
@@ -123,22 +146,13 @@ pub fn assess<'c>(
         .map(|r| q.regime_of(&r.regulation))
         .collect();
     let named_regimes: BTreeSet<&str> = q.regulations.iter().map(|r| q.regime_of(r)).collect();
+    let join = |v: &BTreeSet<&str>| v.iter().copied().collect::<Vec<_>>().join(", ");
     if result_regimes.len() >= 2 {
         a.cross_regime = true;
-        reasons.push(format!(
-            "Cross-Regime: bindende Treffer aus mehreren Regelwerken in den Top-{n} ({})",
-            result_regimes
-                .iter()
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        reasons.push((ReviewCode::CrossRegime, join(&result_regimes)));
     } else if named_regimes.len() >= 2 {
         a.cross_regime = true;
-        reasons.push(format!(
-            "Cross-Regime: die Frage nennt mehrere Regelwerke ({})",
-            named_regimes.iter().copied().collect::<Vec<_>>().join(", ")
-        ));
+        reasons.push((ReviewCode::CrossRegime, join(&named_regimes)));
     }
 
     // winner margin: against the best result of another norm — further
@@ -149,32 +163,43 @@ pub fn assess<'c>(
         Some(second) => top.score - second.score,
         None => top.score,
     };
-    if runner_up.is_some() && a.winner_margin < params.assess_review_margin {
-        reasons.push(format!(
-            "uneindeutig: Abstand Platz 1 ↔ 2 ist {:.3} < assessReviewMargin {}",
-            a.winner_margin, params.assess_review_margin
+    if let Some(second) = runner_up.filter(|_| a.winner_margin < params.assess_review_margin) {
+        let cite = |r: &SearchResult| {
+            if r.citation.trim().is_empty() {
+                result_norm(r).0
+            } else {
+                r.citation.clone()
+            }
+        };
+        let and = if lang == Lang::De { "und" } else { "and" };
+        reasons.push((
+            ReviewCode::NearTie,
+            format!("{} {and} {}", cite(top), cite(second)),
         ));
     }
     if top.source_class != SourceClass::BindingLaw {
-        reasons.push(format!(
-            "Rechtsaussage ohne bindende Primärquelle: Top-Treffer ist {} ({})",
-            top.source_class, top.source_role
+        reasons.push((
+            ReviewCode::NotBinding,
+            class_words(top.source_class, lang).to_string(),
         ));
     }
     if top.status == Status::Superseded && !q.historical {
-        reasons.push(format!(
-            "Primärquelle ist abgelöst{}",
-            top.superseded_by
-                .as_ref()
-                .map(|s| format!(" (ersetzt durch {s})"))
-                .unwrap_or_default()
+        reasons.push((
+            ReviewCode::Superseded,
+            top.superseded_by.clone().unwrap_or_default(),
         ));
     }
     if let Some(g) = gate {
-        reasons.push(g);
+        // nothing relevant was found: that is the reason; a tie or several
+        // regimes among results that do not bear on the question would only
+        // make them look weighed
+        reasons = vec![(g, String::new())];
     }
     a.human_review_flag = !reasons.is_empty();
-    a.human_review_reasons = reasons;
+    for (code, detail) in reasons {
+        a.human_review_reasons.push(code.reason(lang, &detail));
+        a.human_review_codes.push(code);
+    }
 
     // framework layer (09)
     if q.control_intent {
@@ -236,12 +261,30 @@ fn framework_layer(
     (controls, ev)
 }
 
+/// The figures behind the assessment in plain words of the question's
+/// language: the primary norm with its kind of source, its score and the
+/// factors that moved it most (named as a reader would, not by their
+/// constants), the lead over the next norm, and whether a review is advised.
 fn score_reasoning(
     q: &QueryAnalysis,
     top: &SearchResult,
     second: Option<&SearchResult>,
     a: &Assessment,
 ) -> String {
+    let lang = q.lang;
+    let de = lang == Lang::De;
+    let dec = |x: f64, signed: bool| {
+        let s = if signed {
+            format!("{x:+.3}")
+        } else {
+            format!("{x:.3}")
+        };
+        if de {
+            s.replace('.', ",")
+        } else {
+            s
+        }
+    };
     let mut drivers: Vec<&paragraf_types::ScoreTerm> = top
         .explanation
         .iter()
@@ -256,38 +299,125 @@ fn score_reasoning(
     let drivers: Vec<String> = drivers
         .iter()
         .take(4)
-        .map(|t| format!("{} {:+.3}", t.name, t.value))
+        .map(|t| format!("{} {}", term_words(&t.name, lang), dec(t.value, true)))
         .collect();
     let mut s = format!(
-        "Primärnorm {} ({}, {}/{}), Score {:.3} (Retrieval {:.3}",
+        "{} {} ({}, {}, {}). {} {}: {} {}",
+        if de { "Primärnorm" } else { "Primary norm" },
         a.primary_norm.as_deref().unwrap_or("?"),
         top.regulation,
-        top.source_class,
-        top.source_role,
-        top.score,
-        top.raw_semantic
+        without_article(class_words(top.source_class, lang)),
+        role_words(top.source_role, lang),
+        "Score",
+        dec(top.score, false),
+        if de {
+            "Textähnlichkeit"
+        } else {
+            "text similarity"
+        },
+        dec(top.raw_semantic, false)
     );
     if !drivers.is_empty() {
         s.push_str(&format!("; {}", drivers.join(", ")));
     }
-    s.push(')');
     if let Some(b) = second {
-        s.push_str(&format!(
-            ". Abstand zu Platz 2 ({} {}): {:.3}",
-            b.norm, b.regulation, a.winner_margin
-        ));
+        s.push_str(&if de {
+            format!(
+                ". Vorsprung vor der nächsten Norm ({} {}): {}",
+                b.norm,
+                b.regulation,
+                dec(a.winner_margin, false)
+            )
+        } else {
+            format!(
+                ". Lead over the next norm ({} {}): {}",
+                b.norm,
+                b.regulation,
+                dec(a.winner_margin, false)
+            )
+        });
     }
     if q.control_intent && !a.controls.is_empty() {
-        s.push_str(&format!(
-            ". {} Controls, {} Nachweise zugeordnet",
-            a.controls.len(),
-            a.evidence.len()
-        ));
+        s.push_str(&if de {
+            format!(
+                ". {} Kontrollen, {} Nachweise zugeordnet",
+                a.controls.len(),
+                a.evidence.len()
+            )
+        } else {
+            format!(
+                ". {} controls, {} evidence items mapped",
+                a.controls.len(),
+                a.evidence.len()
+            )
+        });
     }
-    s.push_str(if a.human_review_flag {
-        ". Menschliche Prüfung empfohlen."
-    } else {
-        ". Eindeutig."
+    s.push_str(match (a.human_review_flag, de) {
+        (true, true) => ". Prüfung durch eine fachkundige Person empfohlen.",
+        (false, true) => ". Eindeutig.",
+        (true, false) => ". Review by a qualified person advised.",
+        (false, false) => ". Clear-cut.",
     });
     s
+}
+
+/// A score factor (its seed name, `authorityCoef`) in plain words.
+pub fn term_words(name: &str, lang: Lang) -> &'static str {
+    use crate::params::names as n;
+    let (de, en) = match name {
+        "rawSemantic" => ("Textähnlichkeit", "text similarity"),
+        n::AUTHORITY_COEF => ("Autorität der Quelle", "authority of the source"),
+        n::JURISDICTION_GAIN => ("passende Rechtsordnung", "matching jurisdiction"),
+        n::FOREIGN_PENALTY => ("fremdes Recht", "foreign law"),
+        n::UNKNOWN_PENALTY => ("nicht eingeordnete Quelle", "unclassified source"),
+        n::DOMAIN_MATCH_GAIN => ("passendes Rechtsgebiet", "matching area of law"),
+        n::DOMAIN_COVER_GAIN => ("deckt das Rechtsgebiet ab", "covers the area of law"),
+        n::OFF_DOMAIN_PENALTY => ("fachfremd", "off-topic area of law"),
+        n::SCOPE_PENALTY => ("außerhalb des Anwendungsbereichs", "out of scope"),
+        n::SCOPE_MATCH_GAIN => ("passender Anwendungsbereich", "matching scope"),
+        n::TOPIC_GAIN => ("Thema der Frage", "topic of the question"),
+        n::CITATION_GAIN => ("oft zitierte Norm", "often cited"),
+        n::SUPERSEDED_PENALTY => ("abgelöste Fassung", "superseded version"),
+        n::INTENT_LIFT_GAIN => ("Auslegungsfrage", "question of interpretation"),
+        n::CONTROL_POOL_GAIN => ("Umsetzungsfrage", "question of implementation"),
+        n::CONTROL_ROLE_BONUS => ("Rolle als Kontrolle", "role as a control"),
+        n::ANSWER_TYPE_GAIN => ("nennt das Gefragte", "states what is asked"),
+        n::LAW_TITLE_GAIN => ("Gesetz im Titel genannt", "law named in the title"),
+        "ensureControlDiversity" => ("Vielfalt der Kontrollen", "variety of controls"),
+        _ => ("weiterer Faktor", "further factor"),
+    };
+    if lang == Lang::De {
+        de
+    } else {
+        en
+    }
+}
+
+/// `eine behördliche Leitlinie` → `behördliche Leitlinie`.
+fn without_article(s: &str) -> &str {
+    ["ein ", "eine ", "a ", "an "]
+        .iter()
+        .find_map(|a| s.strip_prefix(a))
+        .unwrap_or(s)
+}
+
+/// A source role in plain words.
+fn role_words(r: paragraf_types::SourceRole, lang: Lang) -> &'static str {
+    use paragraf_types::SourceRole as R;
+    let (de, en) = match r {
+        R::Obligation => ("Pflicht", "obligation"),
+        R::Definition => ("Begriffsbestimmung", "definition"),
+        R::Scope => ("Anwendungsbereich", "scope"),
+        R::Interpretation => ("Auslegung", "interpretation"),
+        R::Sanction => ("Sanktion", "sanction"),
+        R::OperationalRequirement => ("operative Anforderung", "operational requirement"),
+        R::ProceduralRequirement => ("Verfahrensanforderung", "procedural requirement"),
+        R::ControlStandard => ("Kontrollstandard", "control standard"),
+        R::ImplementationGuidance => ("Umsetzungshinweis", "implementation guidance"),
+    };
+    if lang == Lang::De {
+        de
+    } else {
+        en
+    }
 }

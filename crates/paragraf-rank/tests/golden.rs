@@ -8,7 +8,7 @@ use paragraf_rank::{
 };
 use paragraf_types::{
     Chunk, ChunkId, ControlMapping, Domain, EvidenceItem, Jurisdiction, MappingKind, NormRef,
-    SearchResult, SourceClass, SourceRole,
+    ReviewCode, SearchResult, SourceClass, SourceRole,
 };
 
 fn q(text: &str) -> QueryAnalysis {
@@ -392,11 +392,19 @@ fn uneindeutige_antwort_als_sicher_verkauft() {
     assert!((a.winner_margin - 0.01).abs() < 1e-6, "{}", a.winner_margin);
     assert!(a.human_review_flag);
     assert!(
-        a.human_review_reasons
-            .iter()
-            .any(|x| x.contains("uneindeutig")),
+        a.human_review_codes.contains(&ReviewCode::NearTie),
         "{:?}",
-        a.human_review_reasons
+        a.human_review_codes
+    );
+    // the reason names both norms in plain words, no constant
+    let tie = &a.human_review_reasons[a
+        .human_review_codes
+        .iter()
+        .position(|c| *c == ReviewCode::NearTie)
+        .unwrap()];
+    assert!(
+        tie.contains("Art. 37 DSGVO") && tie.contains("§ 38 BDSG") && tie.contains("beide"),
+        "{tie}"
     );
     // a clear winner is not flagged
     let r = full(&qa, &[dense(&a37, 0.85), dense(&s38, 0.70)], 10);
@@ -464,12 +472,10 @@ fn rechtsaussage_ohne_bindende_quelle() {
     let r = full(&qa, &[dense(&recital, 0.9), dense(&g, 0.6)], 10);
     let a = assess(&qa, &r, &no_chunks, &[], &[], &RankParams::default());
     assert!(a.human_review_flag);
-    assert!(
-        a.human_review_reasons
-            .iter()
-            .any(|x| x.contains("ohne bindende Primärquelle")),
-        "{:?}",
-        a.human_review_reasons
+    assert_eq!(a.human_review_codes, [ReviewCode::NotBinding], "{a:?}");
+    assert_eq!(
+        a.human_review_reasons,
+        ["Der beste Treffer ist kein verbindliches Recht, sondern ein Erwägungsgrund."]
     );
 }
 
@@ -483,21 +489,26 @@ fn nothing_relevant_flags_human_review() {
     let r = full(&qa, &[dense(&ao, 0.81), dense(&hgb, 0.70)], 10);
     let a = assess(&qa, &r, &no_chunks, &[], &[], &RankParams::default());
     assert!(a.human_review_flag);
-    assert!(
-        a.human_review_reasons
-            .iter()
-            .any(|x| x.contains("keine belastbare Quelle")),
+    // nothing relevant is the one reason: no tie or regimes among results
+    // that do not bear on the question
+    assert_eq!(
+        a.human_review_codes,
+        [ReviewCode::OutsideCorpus],
         "{:?}",
         a.human_review_reasons
     );
-    assert!(relevance_gate(&qa, &r, &RankParams::default()).is_some());
+    assert_eq!(
+        relevance_gate(&qa, &r, &RankParams::default()),
+        Some(ReviewCode::OutsideCorpus)
+    );
     // low retrieval evidence on an in-domain question also gates
     let dpo = q("Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?");
     let weak = chunk("DSGVO", "Art. 37").domains(DP).build();
     let r = full(&dpo, &[dense(&weak, 0.2)], 10);
-    assert!(relevance_gate(&dpo, &r, &RankParams::default())
-        .unwrap()
-        .contains("abstainSemanticFloor"));
+    assert_eq!(
+        relevance_gate(&dpo, &r, &RankParams::default()),
+        Some(ReviewCode::WeakMatch)
+    );
     let r = full(&dpo, &[dense(&weak, 0.8)], 10);
     assert!(relevance_gate(&dpo, &r, &RankParams::default()).is_none());
     // no results at all
@@ -678,9 +689,87 @@ fn winner_margin_ignores_further_chunks_of_the_primary_norm() {
         "{a:?}"
     );
     assert!(
-        !a.human_review_reasons
+        !a.human_review_codes.contains(&ReviewCode::NearTie),
+        "{:?}",
+        a.human_review_reasons
+    );
+}
+
+// ------------------------------------------------------------ review reasons a compliance officer reads
+
+/// A camelCase word (`assessReviewMargin`, `authorityCoef`): a constant's
+/// name, which no reason shown to a reader may carry.
+fn camel_case_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| {
+            let mut cs = w.chars();
+            cs.next().is_some_and(|c| c.is_lowercase()) && cs.any(|c| c.is_uppercase())
+        })
+        .collect()
+}
+
+#[test]
+fn review_reasons_are_plain_sentences_in_the_questions_language() {
+    use paragraf_types::Lang;
+    for &code in ReviewCode::ALL {
+        for lang in [Lang::De, Lang::En] {
+            for detail in ["", "§ 38 BDSG"] {
+                let r = code.reason(lang, detail);
+                assert!(camel_case_words(&r).is_empty(), "{r}");
+                assert!(r.ends_with('.'), "a sentence: {r}");
+                assert!(r.chars().next().is_some_and(char::is_uppercase), "{r}");
+            }
+        }
+    }
+    // an English question with a recital on top: English reasons, English
+    // score reasoning, and no constant name in either
+    let recital = chunk("DSGVO", "ErwG 97")
+        .class(SourceClass::Recital, SourceRole::Interpretation)
+        .domains(DP)
+        .build();
+    let g = guidance("DPO Handbook", DP);
+    let en = q("Does our company have to appoint a data protection officer?");
+    assert_eq!(en.lang, Lang::En);
+    let r = full(&en, &[dense(&recital, 0.9), dense(&g, 0.6)], 10);
+    let a = assess(&en, &r, &no_chunks, &[], &[], &RankParams::default());
+    assert!(a.human_review_flag, "{a:?}");
+    assert_eq!(a.human_review_codes.len(), a.human_review_reasons.len());
+    assert!(
+        a.human_review_codes.contains(&ReviewCode::NotBinding),
+        "{a:?}"
+    );
+    assert!(
+        a.human_review_reasons
             .iter()
-            .any(|r| r.starts_with("uneindeutig")),
+            .any(|x| x == "The best match is not binding law but a recital."),
+        "{:?}",
+        a.human_review_reasons
+    );
+    for text in a.human_review_reasons.iter().chain([&a.score_reasoning]) {
+        assert!(camel_case_words(text).is_empty(), "{text}");
+        for german in ["Primärnorm", "Prüfung", "nicht", "Recht "] {
+            assert!(
+                !text.contains(german),
+                "German in an English reason: {text}"
+            );
+        }
+    }
+    assert!(
+        a.score_reasoning.starts_with("Primary norm "),
+        "{}",
+        a.score_reasoning
+    );
+    // the same in German
+    let de = q("Muss unsere Firma einen Datenschutzbeauftragten benennen?");
+    let r = full(&de, &[dense(&recital, 0.9), dense(&g, 0.6)], 10);
+    let a = assess(&de, &r, &no_chunks, &[], &[], &RankParams::default());
+    for text in a.human_review_reasons.iter().chain([&a.score_reasoning]) {
+        assert!(camel_case_words(text).is_empty(), "{text}");
+    }
+    assert!(
+        a.human_review_reasons
+            .iter()
+            .any(|x| x.starts_with("Der beste Treffer ist kein verbindliches Recht")),
         "{:?}",
         a.human_review_reasons
     );

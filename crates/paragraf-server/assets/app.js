@@ -29,7 +29,7 @@ const TEXT = {
     footer: "Keine Rechtsberatung. Antworten nennen nur Normen, die im Index gefunden und vom Zitat-Prüfer bestätigt wurden.",
     noNorm: "keine einschlägige Norm im Korpus", noAnswerNorm: "keine belegte Antwort",
     closeBehind: "knapp dahinter:", checkBoth: "beide prüfen",
-    working: (s) => `Antwort wird erzeugt und geprüft … ${s} s`, searching: (s) => `sucht … ${s} s`,
+    working: (s) => `Antwort wird erzeugt und geprüft … ${s}\u00a0s`, searching: (s) => `sucht … ${s}\u00a0s`,
     reviewNeeded: "Bitte von einer fachkundigen Person prüfen lassen", noReview: "Eindeutiges Ergebnis – keine Prüfung angezeigt",
     abstainRetrieval: "Keine belastbare Antwort: Der Korpus enthält keine Norm, die diese Frage trägt. Bitte durch eine fachkundige Person prüfen lassen.",
     abstainModel: "Keine belastbare Antwort: Keine Aussage ließ sich durch die gefundenen Normen belegen. Die Treffer stehen unter „Details“.",
@@ -46,14 +46,6 @@ const TEXT = {
     parts: "Abschnitte", retention: "Aufbewahrung", scoreTitle: (raw) => `Score nach Rerank (roh: ${raw})`,
     constant: "Konstante", breakdown: "Score-Aufschlüsselung", replaced: "ersetzt durch ", full: "vollständig", partial: "teilweise",
     evidence: "Nachweise", chunks: "Abschnitte im Index", answerModel: "Antwortmodell",
-    reasons: {
-      cross: (x) => `Mehrere Rechtsgebiete sind berührt${x ? ` (${x})` : ""}: Die Antwort kann von mehr als einem Gesetz abhängen.`,
-      tie: "Zwei Normen liegen fast gleichauf – bitte beide prüfen.",
-      notBinding: "Der beste Treffer ist kein verbindliches Recht (etwa eine Leitlinie oder ein Standard).",
-      superseded: (x) => `Die gefundene Vorschrift gilt nicht mehr${x ? ` (ersetzt durch ${x})` : ""}.`,
-      nothing: "Keine einschlägige Norm im Korpus: Die Suche fand nichts, das die Frage trägt.",
-      other: "Das Ergebnis ist nicht eindeutig.",
-    },
   },
   en: {
     tagline: "German and European compliance law: an answer with checked citations, the primary norm, controls.",
@@ -72,7 +64,7 @@ const TEXT = {
     footer: "Not legal advice. Answers name only norms found in the index and confirmed by the citation check.",
     noNorm: "no applicable norm in the corpus", noAnswerNorm: "no supported answer",
     closeBehind: "close behind:", checkBoth: "check both",
-    working: (s) => `Writing and checking the answer … ${s} s`, searching: (s) => `searching … ${s} s`,
+    working: (s) => `Writing and checking the answer … ${s}\u00a0s`, searching: (s) => `searching … ${s}\u00a0s`,
     reviewNeeded: "Please have this checked by a qualified person", noReview: "Clear result – no review indicated",
     abstainRetrieval: "No reliable answer: the corpus holds no norm that answers this question. Please have it checked by a qualified person.",
     abstainModel: "No reliable answer: no statement could be backed by the norms found. The results are under “Details”.",
@@ -89,14 +81,6 @@ const TEXT = {
     parts: "Parts", retention: "Retention", scoreTitle: (raw) => `Score after rerank (raw: ${raw})`,
     constant: "constant", breakdown: "Score breakdown", replaced: "replaced by ", full: "full", partial: "partial",
     evidence: "Evidence", chunks: "parts in the index", answerModel: "answer model",
-    reasons: {
-      cross: (x) => `Several areas of law are involved${x ? ` (${x})` : ""}: the answer may depend on more than one law.`,
-      tie: "Two provisions are almost tied – please check both.",
-      notBinding: "The best match is not binding law (for instance guidance or a standard).",
-      superseded: (x) => `The provision found is no longer in force${x ? ` (replaced by ${x})` : ""}.`,
-      nothing: "No applicable norm in the corpus: nothing found answers the question.",
-      other: "The result is not clear-cut.",
-    },
   },
 };
 
@@ -147,22 +131,13 @@ function guessLang(q) {
   return count(en) > count(de) ? "en" : "de";
 }
 
-// A review reason of the engine in plain words of the page's language.
-function plainReason(r) {
-  const R = t("reasons");
-  let m;
-  if ((m = r.match(/^Cross-Regime:.*\(([^()]*)\)\s*$/))) return R.cross(m[1]);
-  if (r.startsWith("Cross-Regime")) return R.cross("");
-  if (r.startsWith("uneindeutig")) return R.tie;
-  if (r.startsWith("Rechtsaussage ohne bindende")) return R.notBinding;
-  if ((m = r.match(/^Primärquelle ist abgelöst(?: \(ersetzt durch ([^)]*)\))?/))) return R.superseded(m[1] || "");
-  if (r.startsWith("keine belastbare Quelle")) return R.nothing;
-  return R.other;
-}
-
-// The assessment found no applicable norm (retrieval abstains).
+// The assessment found no applicable norm (retrieval abstains): no primary
+// norm, or a review code saying nothing relevant was found. The reasons
+// themselves come from the engine as plain sentences in the question's
+// language (the page's); their codes are for logic like this.
+const NOTHING_RELEVANT = ["no_results", "weak_match", "outside_corpus"];
 function noApplicableNorm(a) {
-  return !a.primary_norm || (a.human_review_reasons || []).some((r) => r.startsWith("keine belastbare Quelle"));
+  return !a.primary_norm || (a.human_review_codes || []).some((c) => NOTHING_RELEVANT.includes(c));
 }
 
 // ------------------------------------------------------------ helpers
@@ -384,6 +359,8 @@ function renderResultsFirst(resp, answering) {
   if (answering) {
     out.classList.add("stroemt");
     out.append(el("p", { class: "gedimmt warten" }, t("working")(0)));
+    // the card shows the progress now; the line under the field goes at once
+    $("#laeuft").hidden = true;
   } else {
     out.classList.remove("stroemt");
   }
@@ -396,7 +373,7 @@ function renderBanner(a, answer) {
   const abstained = answer && answer.abstained;
   if (a.human_review_flag || abstained) {
     pr.className = "pruefung ja";
-    const reasons = [...new Set((a.human_review_reasons || []).map(plainReason))];
+    const reasons = [...new Set(a.human_review_reasons || [])];
     pr.append(el("strong", {}, "⚠ " + t("reviewNeeded")),
       reasons.length ? el("ul", {}, reasons.map((r) => el("li", {}, r))) : null);
   } else {

@@ -51,7 +51,11 @@ schemas["ControlMapping"] = obj({"kind": {"type": "string", "enum": ["iso27001",
 schemas["EvidenceItem"] = obj({"norm": str_, "regulation": str_, "requirement_summary": str_, "evidence_type": str_, "artifact_name": str_,
   "artifact_example": str_, "description": str_, "retention_period": str_, "auditor_questions": arr(str_), "cross_references": arr(str_), "source_file": str_})
 schemas["Assessment"] = obj({"primary_norm": nstr, "primary_regulation": nstr, "connected_norms": arr(str_), "cross_regime": bool_,
-  "winner_margin": num, "human_review_flag": bool_, "human_review_reasons": arr(str_), "score_reasoning": str_,
+  "winner_margin": num, "human_review_flag": bool_,
+  "human_review_reasons": dict(arr(str_), description="Why a person should check the result: one plain sentence per condition, in the question's language (`lang`)."),
+  "human_review_codes": dict(arr({"type": "string", "enum": ["no_results", "weak_match", "outside_corpus", "near_tie", "cross_regime", "not_binding", "superseded"]}),
+    description="The machine-readable form of human_review_reasons, one code per reason in the same order; absent when there is none. no_results, weak_match and outside_corpus: retrieval found nothing relevant (the answer abstains before the model runs)."),
+  "score_reasoning": str_,
   "controls": arr(ref("ControlMapping")), "evidence": arr(ref("EvidenceItem")),
   "runner_up": {"type": "string", "description": "The best result of another norm (its citation) when it is close behind the primary norm (winner_margin below the review margin): a near tie to weigh too. Absent otherwise."}},
   required=["primary_norm","primary_regulation","connected_norms","cross_regime","winner_margin","human_review_flag","human_review_reasons","score_reasoning"])
@@ -108,8 +112,9 @@ ex_result = {"rank": 1, "chunk_id": "DSGVO/Art.37/Abs.1", "regulation": "DSGVO",
                   {"name": "authorityCoef", "constant": 0.3, "value": 0.3, "reason": "Quellenklasse binding_law"}],
   "text": "Der Verantwortliche und der Auftragsverarbeiter benennen auf jeden Fall einen Datenschutzbeauftragten, wenn …"}
 ex_assessment = {"primary_norm": "Art. 37 DSGVO", "primary_regulation": "DSGVO", "connected_norms": ["§ 38 BDSG", "Art. 38 DSGVO"],
-  "cross_regime": True, "winner_margin": 0.12, "human_review_flag": True, "human_review_reasons": ["mehrere Regelwerke betroffen: BDSG, DSGVO"],
-  "score_reasoning": "Art. 37 DSGVO führt mit Score 0.720 (binding_law, EU)"}
+  "cross_regime": True, "winner_margin": 0.12, "human_review_flag": True,
+  "human_review_reasons": ["Zwei Normen liegen fast gleichauf (Art. 37 DSGVO und § 38 BDSG): Bitte beide prüfen."], "human_review_codes": ["near_tie"],
+  "score_reasoning": "Primärnorm Art. 37 DSGVO (DSGVO, verbindliches Recht, Pflicht). Score 0,720: Textähnlichkeit 0,600; Autorität der Quelle +0,300. Vorsprung vor der nächsten Norm (§ 38 BDSG): 0,012. Prüfung durch eine fachkundige Person empfohlen."}
 ex_response = {"query": dpo, "results": [ex_result], "assessment": ex_assessment, "timings_ms": {"rank": 1.2, "total": 3.4}, "lang": "de"}
 ex_answer_response = dict(ex_response, answer={"text": "Ein Unternehmen muss einen Datenschutzbeauftragten benennen, wenn … (Art. 37 DSGVO).",
   "citations": ["Art. 37 DSGVO"], "abstained": False, "removed_citations": [{"text": "Art. 83 DSGVO", "reason": "nicht unter den gefundenen Normen"}],

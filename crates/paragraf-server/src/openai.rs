@@ -1,7 +1,7 @@
 //! OpenAI-compatible `POST /v1/chat/completions` and `GET /v1/models`, so chat
 //! clients can talk to the grounded pipeline. The last user message is the
 //! question; the gated citations appear in the message text (a `Quellen:`
-//! section) and as the structured `paragraf` field.
+//! section, `Sources:` for an English question) and as the structured `paragraf` field.
 //!
 //! Unknown request fields are ignored here (unlike the native API) because
 //! chat clients send sampling parameters (`temperature`, `top_p`, …) that
@@ -111,31 +111,36 @@ fn created() -> u64 {
         .unwrap_or(0)
 }
 
-/// The `Quellen:` section appended to the message text.
+/// The `Quellen:` section appended to the message text (`Sources:` for an
+/// English question): the gated citations, the primary norm and the review
+/// note with its reasons.
 pub fn sources_section(resp: &SearchResponse) -> String {
     let Some(answer) = &resp.answer else {
         return String::new();
     };
+    let en = resp.lang == Some(paragraf_types::Lang::En);
     let mut s = String::new();
     if !answer.citations.is_empty() {
-        s.push_str("\n\nQuellen:");
+        s.push_str(if en { "\n\nSources:" } else { "\n\nQuellen:" });
         for c in &answer.citations {
             s.push_str("\n- ");
             s.push_str(c);
         }
     }
     if let Some(primary) = &resp.assessment.primary_norm {
-        s.push_str(&format!("\n\nPrimärnorm: {primary}"));
+        let label = if en { "Primary norm" } else { "Primärnorm" };
+        s.push_str(&format!("\n\n{label}: {primary}"));
     }
     if resp.assessment.human_review_flag {
-        s.push_str("\n\nHinweis: menschliche Prüfung empfohlen");
-        if !resp.assessment.human_review_reasons.is_empty() {
-            s.push_str(&format!(
-                " ({})",
-                resp.assessment.human_review_reasons.join("; ")
-            ));
+        s.push_str(if en {
+            "\n\nNote: please have this checked by a qualified person."
+        } else {
+            "\n\nHinweis: Bitte von einer fachkundigen Person prüfen lassen."
+        });
+        for r in &resp.assessment.human_review_reasons {
+            s.push(' ');
+            s.push_str(r);
         }
-        s.push('.');
     }
     s
 }

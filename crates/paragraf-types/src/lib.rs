@@ -29,6 +29,6 @@ pub use chunk::{Chunk, ChunkId, Framework, NormRef};
 pub use enums::{Domain, Jurisdiction, Lang, ParseEnumError, SourceClass, SourceRole, Status};
 pub use mapping::{ControlMapping, EvidenceItem, MappingKind};
 pub use output::{
-    AbstainReason, Answer, Assessment, Evidence, RemovedCitation, ScoreTerm, SearchResponse,
-    SearchResult, Timings,
+    AbstainReason, Answer, Assessment, Evidence, RemovedCitation, ReviewCode, ScoreTerm,
+    SearchResponse, SearchResult, Timings,
 };

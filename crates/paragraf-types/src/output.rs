@@ -61,7 +61,13 @@ pub struct Assessment {
     pub cross_regime: bool,
     pub winner_margin: f64,
     pub human_review_flag: bool,
+    /// Why a person should check the result, one plain sentence per
+    /// condition, in the question's language (`lang`).
     pub human_review_reasons: Vec<String>,
+    /// The machine-readable form of `human_review_reasons`: one code per
+    /// reason, in the same order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human_review_codes: Vec<ReviewCode>,
     pub score_reasoning: String,
     /// Obligation → controls per framework → evidence (09), filled under
     /// control intent.
@@ -177,6 +183,26 @@ impl AbstainReason {
         }
     }
 
+    /// The phrase used in the abstention text, in `lang`.
+    pub fn text(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::De => self.text_de(),
+            Lang::En => self.text_en(),
+        }
+    }
+
+    /// The English phrase used in the abstention text.
+    pub fn text_en(self) -> &'static str {
+        match self {
+            Self::NoResults => "nothing was found",
+            Self::NoBindingSource => "none of the results is binding law",
+            Self::NotRelevant => "none of the results bears on the question",
+            Self::ModelDeclined => "the answer model finds no answer in the sources",
+            Self::NoSupportedStatement => "no statement is backed by a binding source",
+            Self::GenerationFailed => "the answer model failed",
+        }
+    }
+
     /// The German phrase used in the abstention text.
     pub fn text_de(self) -> &'static str {
         match self {
@@ -187,6 +213,129 @@ impl AbstainReason {
             Self::NoSupportedStatement => "keine Aussage ist durch eine bindende Quelle belegt",
             Self::GenerationFailed => "das Antwortmodell ist ausgefallen",
         }
+    }
+}
+
+/// Why the assessment asks for human review: the machine-readable code of
+/// each of `Assessment::human_review_reasons` (serialized snake_case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewCode {
+    /// Retrieval returned nothing.
+    NoResults,
+    /// The best retrieval score lies below `abstainSemanticFloor`.
+    WeakMatch,
+    /// The question matches no domain, topic or norm of the corpus.
+    OutsideCorpus,
+    /// The winner's margin lies below `assessReviewMargin`: two norms are
+    /// almost tied.
+    NearTie,
+    /// Binding results (or the question) span several regimes.
+    CrossRegime,
+    /// The best result is not binding law.
+    NotBinding,
+    /// The best result is a superseded version (on a question that is not
+    /// historical).
+    Superseded,
+}
+
+impl ReviewCode {
+    /// Every code, in declaration order.
+    pub const ALL: &'static [ReviewCode] = &[
+        Self::NoResults,
+        Self::WeakMatch,
+        Self::OutsideCorpus,
+        Self::NearTie,
+        Self::CrossRegime,
+        Self::NotBinding,
+        Self::Superseded,
+    ];
+
+    /// The snake_case name, as serialized (`near_tie`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NoResults => "no_results",
+            Self::WeakMatch => "weak_match",
+            Self::OutsideCorpus => "outside_corpus",
+            Self::NearTie => "near_tie",
+            Self::CrossRegime => "cross_regime",
+            Self::NotBinding => "not_binding",
+            Self::Superseded => "superseded",
+        }
+    }
+
+    /// This review reason as a plain sentence in `lang`, for a
+    /// compliance officer: no constant names, no scores. `detail` is what the
+    /// sentence names (the tied norms, the regimes, the kind of source, the
+    /// successor); empty when there is none.
+    pub fn reason(self, lang: Lang, detail: &str) -> String {
+        let de = lang == Lang::De;
+        let with = |s: &str| {
+            if detail.is_empty() {
+                String::new()
+            } else if s.starts_with(',') {
+                format!("{s}{detail}")
+            } else {
+                format!(" {s}{detail}")
+            }
+        };
+        match self {
+            Self::NoResults if de => {
+                "Keine belastbare Quelle: Die Suche hat im Korpus nichts gefunden.".into()
+            }
+            Self::NoResults => "No reliable source: the search found nothing in the corpus.".into(),
+            Self::WeakMatch if de => {
+                "Keine belastbare Quelle: Keiner der Treffer passt gut genug zur Frage.".into()
+            }
+            Self::WeakMatch => {
+                "No reliable source: none of the results fits the question closely enough.".into()
+            }
+            Self::OutsideCorpus if de => {
+                "Keine belastbare Quelle: Die Frage betrifft kein Rechtsgebiet, das der Korpus abdeckt."
+                    .into()
+            }
+            Self::OutsideCorpus => {
+                "No reliable source: the question concerns no area of law the corpus covers.".into()
+            }
+            Self::NearTie if de => format!(
+                "Zwei Normen liegen fast gleichauf{}: Bitte beide prüfen.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::NearTie => format!(
+                "Two provisions are almost tied{}: please check both.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::CrossRegime if de => format!(
+                "Mehrere Rechtsgebiete sind berührt{}: Die Antwort kann von mehr als einem Gesetz abhängen.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::CrossRegime => format!(
+                "Several areas of law are involved{}: the answer may depend on more than one law.",
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
+            ),
+            Self::NotBinding if de => format!(
+                "Der beste Treffer ist kein verbindliches Recht{}.",
+                with(", sondern ")
+            ),
+            Self::NotBinding => format!("The best match is not binding law{}.", with("but ")),
+            Self::Superseded if de => format!(
+                "Die gefundene Vorschrift gilt nicht mehr{}.",
+                if detail.is_empty() { String::new() } else { format!(" (ersetzt durch {detail})") }
+            ),
+            Self::Superseded => format!(
+                "The provision found is no longer in force{}.",
+                if detail.is_empty() { String::new() } else { format!(" (replaced by {detail})") }
+            ),
+        }
+    }
+
+    /// Retrieval found nothing relevant (the engine abstains before any
+    /// generation).
+    pub fn nothing_relevant(self) -> bool {
+        matches!(
+            self,
+            Self::NoResults | Self::WeakMatch | Self::OutsideCorpus
+        )
     }
 }
 
@@ -212,6 +361,14 @@ pub struct SearchResponse {
 #[cfg(test)]
 mod tests {
     use super::AbstainReason::*;
+    use super::ReviewCode;
+
+    #[test]
+    fn review_codes_are_the_serialized_form() {
+        for &c in ReviewCode::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.name());
+        }
+    }
 
     #[test]
     fn abstain_reason_names_are_the_serialized_form() {

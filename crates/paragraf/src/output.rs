@@ -91,7 +91,7 @@ pub fn assessment_block(a: &Assessment) -> String {
         s,
         "  Human Review:      {}",
         if a.human_review_flag {
-            format!("JA – {}", a.human_review_reasons.join("; "))
+            format!("JA – {}", a.human_review_reasons.join(" "))
         } else {
             "nein".into()
         }

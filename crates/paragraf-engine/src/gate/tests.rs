@@ -251,6 +251,86 @@ fn no_binding_support_abstains() {
     );
 }
 
+/// An English question: the gate's removal reasons, the places of the
+/// dropped sentences and its abstention are English, with no German
+/// word of the fixed texts; a German one keeps them German.
+#[test]
+fn reasons_and_abstention_follow_the_questions_language() {
+    let sources = vec![
+        src_text("Art. 37 DSGVO", SourceClass::BindingLaw, ART37),
+        src("ErwG 97 DSGVO", SourceClass::Recital),
+    ];
+    let checks = NormChecks {
+        extract: &extract,
+        unresolved: &unresolved,
+        inadmissible: &|_| None,
+    };
+    let norms = retrieved(&["Art. 37 DSGVO", "ErwG 97 DSGVO"]);
+    // a bare number, an unknown law, a marker to no source, and a
+    // statement only a recital backs: nothing a binding source carries
+    let text = "20 [1]. The basis is § 202a StGB [1]. See also [7]. That is in the recitals [2].";
+    let run = |lang: Lang| {
+        let mut g = Gate::new(&sources, &norms, &checks, &terms).in_lang(lang);
+        for s in split_sentences(text) {
+            g.sentence(&s);
+        }
+        g.finish().answer
+    };
+    let en = run(Lang::En);
+    assert!(en.abstained, "{en:?}");
+    assert!(en.text.starts_with("No reliable source: "), "{}", en.text);
+    assert!(
+        en.text.contains("Found: Art. 37 DSGVO, ErwG 97 DSGVO."),
+        "{}",
+        en.text
+    );
+    assert!(!en.removed_citations.is_empty());
+    let german = ["Satz", "nennt", "Quelle", "keine", "Bitte", "nicht"];
+    for t in std::iter::once(en.text.as_str()).chain(
+        en.removed_citations
+            .iter()
+            .flat_map(|r| [r.text.as_str(), r.reason.as_str()]),
+    ) {
+        for w in german {
+            assert!(!t.contains(w), "German `{w}` in an English text: {t}");
+        }
+    }
+    assert!(en.removed_citations.iter().any(
+        |r| r.text == "sentence 1 of the model's answer" && r.reason.contains("only a number")
+    ));
+    assert!(en
+        .removed_citations
+        .iter()
+        .any(|r| r.text == "[7]" && r.reason.contains("points to no source")));
+    let de = run(Lang::De);
+    assert!(
+        de.text.starts_with("Keine belastbare Quelle: "),
+        "{}",
+        de.text
+    );
+    assert!(de
+        .removed_citations
+        .iter()
+        .any(|r| r.text == "Satz 1 der Modellantwort"));
+    // the fixed text itself, for every reason
+    for r in [
+        AbstainReason::NoResults,
+        AbstainReason::NoBindingSource,
+        AbstainReason::NotRelevant,
+        AbstainReason::ModelDeclined,
+        AbstainReason::NoSupportedStatement,
+        AbstainReason::GenerationFailed,
+    ] {
+        let t = abstention_text(r, &[], Lang::En);
+        assert!(
+            t.contains(r.text_en()) && t.ends_with("qualified person."),
+            "{t}"
+        );
+        let t = abstention_text(r, &[], Lang::De);
+        assert!(t.contains(r.text_de()), "{t}");
+    }
+}
+
 #[test]
 fn unmarked_sentence_is_attributed_by_overlap() {
     let sources = vec![
@@ -344,7 +424,12 @@ fn sentence_split_respects_legal_abbreviations() {
 #[test]
 fn marker_ranges_and_lists() {
     let mut removed = Vec::new();
-    let (clean, found) = strip_markers("Text [1, 3] und [2-3] und [Anm.]", 3, &mut removed);
+    let (clean, found) = strip_markers(
+        "Text [1, 3] und [2-3] und [Anm.]",
+        3,
+        &mut removed,
+        Lang::De,
+    );
     assert_eq!(found, vec![0, 1, 2]);
     assert!(removed.is_empty());
     assert_eq!(clean, "Text und und [Anm.]");

@@ -13,7 +13,8 @@ use paragraf_corpus::Manifest;
 use paragraf_server::{AnswerEvent, AnswerRequest, Backend, BackendError, NormView, SearchRequest};
 use paragraf_types::{
     Answer, Assessment, Chunk, ChunkId, ControlMapping, EvidenceItem, Jurisdiction, Lang, NormRef,
-    RemovedCitation, ScoreTerm, SearchResponse, SearchResult, SourceClass, SourceRole, Status,
+    RemovedCitation, ReviewCode, ScoreTerm, SearchResponse, SearchResult, SourceClass, SourceRole,
+    Status,
 };
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -306,7 +307,10 @@ impl TestBackend {
             })
             .collect();
         let rank = t0.elapsed();
-        let assessment = self.assess(&scored.iter().map(|s| (s.0, s.1, s.3)).collect::<Vec<_>>());
+        let assessment = self.assess(
+            &scored.iter().map(|s| (s.0, s.1, s.3)).collect::<Vec<_>>(),
+            Self::lang_of(query),
+        );
         let mut timings = paragraf_types::Timings::new();
         timings.insert("analyze".into(), analyze.as_secs_f64() * 1000.0);
         timings.insert("rank".into(), (rank - analyze).as_secs_f64() * 1000.0);
@@ -326,12 +330,14 @@ impl TestBackend {
     }
 
     /// The assessment of a ranked list of (score, raw share, chunk); the
-    /// reasons in the engine's wording.
-    fn assess(&self, ranked: &[(f64, f64, &FixtureChunk)]) -> Assessment {
+    /// reasons in the engine's wording and the question's language, with
+    /// their codes.
+    fn assess(&self, ranked: &[(f64, f64, &FixtureChunk)], lang: Lang) -> Assessment {
         let Some((top_score, _, top)) = ranked.first() else {
             return Assessment {
                 human_review_flag: true,
-                human_review_reasons: vec!["keine belastbare Quelle: keine Treffer".into()],
+                human_review_reasons: vec![ReviewCode::NoResults.reason(lang, "")],
+                human_review_codes: vec![ReviewCode::NoResults],
                 score_reasoning: "Keine Treffer – keine Aussage möglich.".into(),
                 ..Assessment::default()
             };
@@ -365,22 +371,20 @@ impl TestBackend {
             .map(|(_, c)| c.regulation.as_str())
             .collect();
         let cross_regime = regulations.len() > 1;
-        let mut reasons = Vec::new();
+        let mut reasons: Vec<(ReviewCode, String)> = Vec::new();
         if cross_regime {
-            reasons.push(format!(
-                "Cross-Regime: bindende Treffer aus mehreren Regelwerken in den Top-5 ({})",
-                regulations.iter().copied().collect::<Vec<_>>().join(", ")
+            reasons.push((
+                ReviewCode::CrossRegime,
+                regulations.iter().copied().collect::<Vec<_>>().join(", "),
             ));
         }
-        if runner_up.is_some() && margin < REVIEW_MARGIN {
-            reasons.push(format!(
-                "uneindeutig: Abstand Platz 1 ↔ 2 ist {margin:.3} < assessReviewMargin {REVIEW_MARGIN}"
-            ));
+        if let Some(second) = runner_up_norm.as_ref() {
+            let and = if lang == Lang::En { "and" } else { "und" };
+            reasons.push((ReviewCode::NearTie, format!("{primary} {and} {second}")));
         }
         if best_raw < RELEVANCE_FLOOR {
-            reasons.push(format!(
-                "keine belastbare Quelle: bester Retrieval-Score {best_raw:.3} < abstainSemanticFloor {RELEVANCE_FLOOR}"
-            ));
+            // as the engine: nothing relevant is then the one reason
+            reasons = vec![(ReviewCode::WeakMatch, String::new())];
         }
         let norms_of_interest: BTreeSet<NormRef> = std::iter::once(primary.clone())
             .chain(connected.iter().cloned())
@@ -406,7 +410,8 @@ impl TestBackend {
             cross_regime,
             winner_margin: margin,
             human_review_flag: !reasons.is_empty(),
-            human_review_reasons: reasons,
+            human_review_reasons: reasons.iter().map(|(c, d)| c.reason(lang, d)).collect(),
+            human_review_codes: reasons.iter().map(|(c, _)| *c).collect(),
             score_reasoning: format!(
                 "{} führt mit Score {top_score:.3} ({}, {})",
                 primary, top.source_class, top.jurisdiction
@@ -420,10 +425,7 @@ impl TestBackend {
     /// True when the assessment found no applicable norm (the relevance
     /// gate's reason): the answer abstains without the model.
     fn irrelevant(a: &Assessment) -> bool {
-        a.primary_norm.is_none()
-            || a.human_review_reasons
-                .iter()
-                .any(|r| r.starts_with("keine belastbare Quelle"))
+        a.primary_norm.is_none() || a.human_review_codes.iter().any(|c| c.nothing_relevant())
     }
 
     /// Gate one sentence: citations of norms not retrieved are replaced by
@@ -433,6 +435,7 @@ impl TestBackend {
         retrieved: &BTreeSet<String>,
         citations: &mut Vec<String>,
         removed: &mut Vec<RemovedCitation>,
+        lang: Lang,
     ) -> String {
         let mut gated = sentence.trim().to_string();
         for c in Self::citations_in(sentence) {
@@ -445,7 +448,11 @@ impl TestBackend {
                 if !removed.iter().any(|r| r.text == c) {
                     removed.push(RemovedCitation {
                         text: c,
-                        reason: "nicht unter den gefundenen Normen".into(),
+                        reason: match lang {
+                            Lang::De => "nicht unter den gefundenen Normen",
+                            Lang::En => "not among the provisions found",
+                        }
+                        .into(),
                     });
                 }
             }
@@ -560,7 +567,8 @@ impl Backend for TestBackend {
             let w = word.trim_end().trim_start_matches('(');
             let closes = (w.ends_with('.') && !ABBREVIATIONS.contains(&w)) || i + 1 == words.len();
             if closes {
-                let g = Self::gate_sentence(&sentence, &retrieved, &mut citations, &mut removed);
+                let g =
+                    Self::gate_sentence(&sentence, &retrieved, &mut citations, &mut removed, lang);
                 sentence.clear();
                 listening &= on_event(AnswerEvent::Sentence(g.clone()));
                 kept.push(g);
