@@ -251,6 +251,14 @@ for crate in crates:
     cycles, _ = crate_cycles(crate, files, codes, spans)
     for comp in cycles:
         failures.append(f"{crate}: import cycle between files: {' ↔ '.join(comp)}")
+# the README is a page for users (issue 39): the two commands first, under 150 lines
+readme = open("README.md", encoding="utf-8").read().split("\n")
+if readme and readme[-1] == "":
+    readme.pop()
+if len(readme) >= 150:
+    failures.append(f"README.md: {len(readme)} lines (under 150; history goes to eval/HISTORY.md, details to docs/)")
+if not all(any(l.startswith(c) for l in readme[:8]) for c in ("cargo run --release -p paragraf -- quickstart", "bash scripts/test.sh")):
+    failures.append("README.md: the two commands (main job, tests) are not in its first lines")
 if failures:
     print("check-size: the code outgrows its rooms:")
     print("\n".join(failures))

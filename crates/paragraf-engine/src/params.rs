@@ -9,20 +9,8 @@ use paragraf_models::Registry;
 use paragraf_rank::RankParams;
 use std::path::Path;
 
-/// Rank parameters for searching `index_dir` (its manifest names the
-/// embedder; no readable manifest: seed defaults + file).
-pub fn load_params(
-    reg: &Registry,
-    index_dir: &Path,
-    file: Option<&Path>,
-) -> Result<RankParams, EngineError> {
-    let embedder = paragraf_index::read_manifest(index_dir, None)
-        .ok()
-        .map(|m| m.embedder.name);
-    params_for_embedder(reg, embedder.as_deref(), file)
-}
-
-/// [`load_params`] for a known embedder name (`None`: seed defaults + file).
+/// Rank parameters for an index built with `embedder` (`None`: seed
+/// defaults + file); `Engine::open` reads the embedder from the manifest.
 pub fn params_for_embedder(
     reg: &Registry,
     embedder: Option<&str>,
