@@ -147,13 +147,16 @@ impl Engine {
             };
             chunks.retain(|c| c.lang == lang);
             chunks.sort_by_key(|c| c.part);
-            let text: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+            let parts: Vec<(&str, &str)> = chunks
+                .iter()
+                .map(|c| (c.citation.as_str(), c.text.as_str()))
+                .collect();
             let first = chunks[0];
             for u in evidence::norm_units(
                 n,
                 &first.norm,
                 &first.regulation,
-                &text.join("\n"),
+                &evidence::norm_text(&parts, lang),
                 lang,
                 evidence::first_absatz(&first.citation),
             ) {

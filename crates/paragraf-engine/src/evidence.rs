@@ -25,7 +25,10 @@
 //! evidence: the extractive answer quotes them with their pinpoints, and the
 //! answer model gets them as its sources.
 
+mod paragraphs;
+
 use crate::gate::split_sentences;
+pub use paragraphs::norm_text;
 // numbers and units of time: one vocabulary with the ranking's answer types
 use paragraf_rank::answer_type::{is_number, is_time_unit, ONE_WORDS};
 use paragraf_types::{Evidence, Lang, NormRef};
