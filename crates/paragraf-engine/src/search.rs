@@ -89,6 +89,7 @@ impl Engine {
         };
         let (candidates, bridged) = self.fuse(&cand, &fused);
         self.note_answer_norms(&mut analysis, &candidates);
+        self.note_duty_norms(&mut analysis, &candidates);
         mark(&mut t, "candidates", &mut lap);
 
         // the assessment reads the ranked list, never the cut the caller asked
@@ -447,6 +448,24 @@ impl Engine {
             );
         }
         analysis.add_answer_norms(stated);
+    }
+
+    /// Under duty intent, the binding norms among the candidates whose
+    /// heading names a duty (`dutyHeadingGain`) go into the analysis.
+    fn note_duty_norms(&self, analysis: &mut QueryAnalysis, candidates: &[Candidate<'_>]) {
+        if !analysis.duty_intent {
+            return;
+        }
+        let mut norms: Vec<NormRef> = candidates
+            .iter()
+            .filter(|c| {
+                c.chunk.source_class.is_binding() && self.lexicon.heading_names_duty(&c.chunk.title)
+            })
+            .map(|c| NormRef::new(&c.chunk.norm, &c.chunk.regulation))
+            .collect();
+        norms.sort();
+        norms.dedup();
+        analysis.add_duty_norms(norms);
     }
 
     /// The binding norms among `candidates` whose text (any chunk of the

@@ -765,3 +765,43 @@ fn a_norm_that_states_the_asked_number_gets_the_answer_type_gain() {
         .iter()
         .all(|r| r.explanation.iter().all(|t| t.name != "answerTypeGain")));
 }
+
+#[test]
+fn under_duty_intent_only_norms_headed_as_a_duty_get_the_duty_gain() {
+    // the fixture corpus heads no norm as a duty (its DSGVO, BDSG and DSG
+    // extracts): the engine marks none, and no result takes the gain; the
+    // gain itself is pinned in the rank crate (`pin_duty_heading_gain`)
+    let e = engine_or_skip!();
+    let opts = SearchOptions {
+        top_k: 50,
+        ..SearchOptions::default()
+    };
+    let out = e
+        .search(
+            "Welche Pflichten hat ein Unternehmen, wenn Kundendaten verloren gehen?",
+            &opts,
+        )
+        .unwrap();
+    assert!(out.analysis.duty_intent, "{:?}", out.analysis.signals);
+    let lex = paragraf_rank::Lexicon::builtin();
+    for r in &out.response.results {
+        assert!(
+            !lex.heading_names_duty(&r.title),
+            "fixture changed: {}",
+            r.title
+        );
+    }
+    assert!(
+        out.analysis.duty_norms.is_empty(),
+        "{:?}",
+        out.analysis.duty_norms
+    );
+    let gained = |r: &paragraf_types::SearchResult| {
+        r.explanation.iter().any(|t| t.name == "dutyHeadingGain")
+    };
+    assert!(out.response.results.iter().all(|r| !gained(r)));
+    // a question that asks for no duty has no duty intent
+    let plain = e.search("Ab wann gilt die KI-Verordnung?", &opts).unwrap();
+    assert!(!plain.analysis.duty_intent);
+    assert!(plain.response.results.iter().all(|r| !gained(r)));
+}

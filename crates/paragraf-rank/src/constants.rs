@@ -127,6 +127,21 @@ macro_rules! rank_knobs {
             /// `pin_answer_type_gain`.
             answer_type_gain, ANSWER_TYPE_GAIN, "answerTypeGain": f64 = 0.15, finite;
 
+            /// `dutyHeadingGain` = 0.06 (own) — bonus for a candidate norm whose heading
+            /// names a duty („Pflicht zur Einrichtung interner Meldestellen“,
+            /// „Transparenzpflichten …“, "Obligations of distributors") when the question
+            /// asks who must do what (`[duty_intent]` of the lexicon: „wer muss“,
+            /// „verpflichtet“, „Pflichten“, "must", "obligations"). Real questions ask
+            /// for the addressee of a duty in the verb („Wer muss sich eintragen
+            /// lassen?“), the law answers in the norm it heads as the duty; registers,
+            /// procedures and inspection rights on the same subject share the words.
+            /// Small, under answerTypeGain and topicGain: it orders close norms of one
+            /// subject, never overrides a named one. Measured on the full e5-small index
+            /// (real-tuning pages, replay of the ranked lists): 0.05 no change, 0.06 and
+            /// 0.08 +3 questions from three pages and no loss, 0.10 loses one; golden-dev
+            /// and golden-para unchanged up to 0.10. Pinned by `pin_duty_heading_gain`.
+            duty_heading_gain, DUTY_HEADING_GAIN, "dutyHeadingGain": f64 = 0.06, finite;
+
             /// `citationSaturation` = 20 — citing norms at which `citationGain` is
             /// reached in full. Pinned by `pin_citation_gain`.
             citation_saturation, CITATION_SATURATION, "citationSaturation": f64 = 20.0, positive;

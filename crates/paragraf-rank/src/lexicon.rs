@@ -33,6 +33,8 @@ struct RawLexicon {
     purpose_intent: RawHeadingIntent,
     #[serde(default)]
     exception_intent: Option<RawSignals>,
+    #[serde(default)]
+    duty_intent: RawHeadingIntent,
     historical: RawSignals,
     law_enforcement: RawSignals,
     #[serde(default)]
@@ -391,6 +393,10 @@ pub struct Lexicon {
     /// The question asks for an exception or a restriction
     /// (`[exception_intent]`): a norm that excepts another keeps its place.
     pub exception_intent: Vec<Pattern>,
+    /// The question asks who must do what, or what a duty is
+    /// (`[duty_intent]`): the candidate norms whose heading names a duty
+    /// („Pflicht zur Einrichtung …“, "Obligations of …") gain `dutyHeadingGain`.
+    pub duty_intent: HeadingIntent,
     pub historical: Vec<Pattern>,
     pub law_enforcement: Vec<Pattern>,
     pub jurisdictions: Vec<JurisdictionEntry>,
@@ -759,6 +765,7 @@ impl Lexicon {
                 Some(e) => patterns("exception_intent.signals", &e.signals)?,
                 None => Vec::new(),
             },
+            duty_intent: HeadingIntent::compile("duty_intent", &raw.duty_intent)?,
             historical: patterns("historical.signals", &raw.historical.signals)?,
             law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
             third_country: patterns("third_country.signals", &raw.third_country.signals)?,
@@ -824,6 +831,13 @@ impl Lexicon {
     }
 
     /// The regulation entry of a canonical name.
+    /// Whether a norm's heading names a duty (`[duty_intent] headings`:
+    /// „Transparenzpflichten …“, "Obligations of distributors").
+    pub fn heading_names_duty(&self, heading: &str) -> bool {
+        let toks = crate::text::tokens(heading, false);
+        crate::text::first_match(&self.duty_intent.headings, &toks).is_some()
+    }
+
     pub fn regulation(&self, name: &str) -> Option<&RegulationEntry> {
         self.regulations.iter().find(|r| r.name == name)
     }

@@ -133,6 +133,8 @@ enum Reason {
     LawTitle(usize),
     /// The asked kind of fact the norm states.
     AnswerType(AnswerType),
+    /// The norm's heading names a duty the question asks about.
+    DutyHeading,
     Superseded,
     ControlPool,
     RoleBonus,

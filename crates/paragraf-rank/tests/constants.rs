@@ -830,3 +830,39 @@ fn pin_answer_type_gain() {
     );
     assert!(r[0].explanation.iter().all(|t| t.name != "answerTypeGain"));
 }
+
+#[test]
+fn pin_duty_heading_gain() {
+    assert_eq!(c::DUTY_HEADING_GAIN, 0.06);
+    assert_eq!(
+        RankParams::default().duty_heading_gain,
+        c::DUTY_HEADING_GAIN
+    );
+    // the question asks who must act; the caller found that § 20 is headed
+    // as the duty
+    let mut qa = q("Wer muss einen wirtschaftlich Berechtigten ins Register melden?");
+    assert!(qa.duty_intent);
+    qa.add_duty_norms(vec![paragraf_types::NormRef("§ 20 GwG".into())]);
+    let duty = one(&qa, &chunk("GwG", "§ 20").build(), 0.5);
+    assert_eq!(value(&duty, "dutyHeadingGain"), 0.06);
+    assert!(
+        term(&duty, "dutyHeadingGain").reason.contains("Pflicht"),
+        "{:?}",
+        duty.explanation
+    );
+    // the register's norm on the same subject gets nothing; the gain stays
+    // under answerTypeGain and topicGain
+    let other = one(&qa, &chunk("GwG", "§ 18").build(), 0.5);
+    assert_eq!(value(&other, "dutyHeadingGain"), 0.0);
+    const { assert!(c::DUTY_HEADING_GAIN < c::ANSWER_TYPE_GAIN) };
+    // 0 switches it off
+    let off = RankParams::from_json_str(r#"{"dutyHeadingGain": 0}"#).unwrap();
+    let r = rank(
+        &qa,
+        &[dense(&chunk("GwG", "§ 20").build(), 0.5)],
+        &off,
+        Stage::Full,
+        10,
+    );
+    assert!(r[0].explanation.iter().all(|t| t.name != "dutyHeadingGain"));
+}

@@ -94,6 +94,15 @@ pub struct QueryAnalysis {
     pub guidance_intent: bool,
     /// The question asks what a term means (→ definitions norms as topic norms).
     pub definition_intent: bool,
+    /// The question asks who must do what or what a duty is
+    /// (`[duty_intent]`): candidate norms headed as a duty gain
+    /// `dutyHeadingGain` (`duty_norms`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duty_intent: bool,
+    /// Norms among the candidates whose heading names a duty; filled by the
+    /// caller, which owns the headings ([`QueryAnalysis::add_duty_norms`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub duty_norms: Vec<NormRef>,
     /// The question asks when a law starts to apply (`[application_intent]`:
     /// the caller gives `topicGain` to the named laws' norms headed so,
     /// [`crate::headings::HeadingTable::intent_matches`]).
@@ -213,6 +222,8 @@ impl Default for QueryAnalysis {
             control_intent: false,
             guidance_intent: false,
             definition_intent: false,
+            duty_intent: false,
+            duty_norms: Vec::new(),
             application_intent: false,
             application_norms: Vec::new(),
             scope_intent: false,
@@ -285,6 +296,25 @@ impl QueryAnalysis {
                 "answer_norm",
                 k.as_str(),
                 format!("{c} Normen unter den Kandidaten nennen {}", k.label_de()),
+            );
+        }
+    }
+
+    /// Record the candidate norms whose heading names a duty (a norm is
+    /// kept once) and one `duty_norm` signal with their number.
+    pub fn add_duty_norms(&mut self, norms: Vec<NormRef>) {
+        let before = self.duty_norms.len();
+        for n in norms {
+            if !self.duty_norms.contains(&n) {
+                self.duty_norms.push(n);
+            }
+        }
+        let added = self.duty_norms.len() - before;
+        if added > 0 {
+            self.push(
+                "duty_norm",
+                "duty_intent",
+                format!("{added} Normen unter den Kandidaten sind als Pflicht überschrieben"),
             );
         }
     }
@@ -427,6 +457,7 @@ pub fn analyze_query_with(
     p.heading_intents(&mut q);
     p.exception_and_consequence(&mut q);
     p.answer_types(&mut q);
+    p.duty_intent(&mut q);
     p.scope_rules(&mut q);
     q
 }

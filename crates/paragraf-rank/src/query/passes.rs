@@ -519,6 +519,16 @@ impl<'a> Passes<'a> {
         }
     }
 
+    /// Duty intent: the question asks who must do what or what someone is
+    /// obliged to („Wer muss sich eintragen?“, „Welche Pflichten …“, "who
+    /// must"); the caller marks the candidate norms headed as a duty.
+    pub(super) fn duty_intent(&self, q: &mut QueryAnalysis) {
+        if let Some((p, words)) = first_match(&self.lex.duty_intent.signals, &self.toks) {
+            q.duty_intent = true;
+            q.push("duty_intent", &p.source, words);
+        }
+    }
+
     /// The scope rules active for this question.
     pub(super) fn scope_rules(&self, q: &mut QueryAnalysis) {
         for s in &self.lex.scope_rules {

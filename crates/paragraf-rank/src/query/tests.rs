@@ -812,3 +812,48 @@ fn no_domain_for_unrelated_question() {
     assert!(q.domains.is_empty(), "{:?}", q.signals);
     assert!(q.topic_norms.is_empty());
 }
+
+/// Duty intent: a question asking who must act or what the duties are;
+/// two own phrasings and a real question from an FAQ page (steuerschroeder.de,
+/// real-tuning), whose duty intent came from other pages (a data-protection
+/// authority's whistleblower FAQ, pequris.de, datenschutz-prinz.de). The
+/// singular noun („Ist … Pflicht?“) asks whether something is mandatory.
+#[test]
+fn a_question_for_the_addressee_or_content_of_a_duty_has_duty_intent() {
+    for text in [
+        "Welche Pflichten hat ein Importeur von Spielzeug?",
+        "Who must report a serious incident to the market surveillance authority?",
+        "Wer muss sich ins Transparenzregister eintragen lassen?",
+    ] {
+        let q = a(text);
+        assert!(q.duty_intent, "{text}: {:?}", q.signals);
+        assert!(q.signals.iter().any(|s| s.feature == "duty_intent"));
+    }
+    for text in [
+        "Ist ein Hinweisgebersystem für kleine Vereine Pflicht?",
+        "Was regelt das Geschäftsgeheimnisgesetz?",
+    ] {
+        let q = a(text);
+        assert!(!q.duty_intent, "{text}: {:?}", q.signals);
+    }
+}
+
+#[test]
+fn a_heading_that_names_a_duty_is_read_from_the_lexicon() {
+    let lex = Lexicon::builtin();
+    for h in [
+        "Transparenzpflichten im Hinblick auf bestimmte Vereinigungen",
+        "Pflicht zur Einrichtung interner Meldestellen",
+        "Obligations of distributors",
+        "Umsetzungs-, Überwachungs- und Schulungspflicht für Geschäftsleitungen",
+    ] {
+        assert!(lex.heading_names_duty(h), "{h}");
+    }
+    for h in [
+        "Einsichtnahme in das Transparenzregister",
+        "Definitions",
+        "Verfahren bei externen Meldungen",
+    ] {
+        assert!(!lex.heading_names_duty(h), "{h}");
+    }
+}

@@ -51,6 +51,7 @@ struct NormKeys {
     heading: HashMap<String, usize>,
     explicit: HashSet<String>,
     answer: HashMap<String, AnswerType>,
+    duty: HashSet<String>,
 }
 
 impl NormKeys {
@@ -72,11 +73,13 @@ impl NormKeys {
             .iter()
             .map(|(n, k)| (norm_key(n.as_str()), *k))
             .collect();
+        let duty: HashSet<String> = q.duty_norms.iter().map(|n| norm_key(n.as_str())).collect();
         NormKeys {
             topic,
             heading,
             explicit,
             answer,
+            duty,
         }
     }
 }
@@ -257,6 +260,19 @@ fn norm_terms(
             );
         }
     }
+    // dutyHeadingGain (own): the question asks who must do what and the
+    // norm's heading names a duty
+    if !keys.duty.is_empty() && p.duty_heading_gain != 0.0 {
+        norm_key_of(key);
+        if keys.duty.contains(key.as_str()) {
+            s.add(
+                names::DUTY_HEADING_GAIN,
+                p.duty_heading_gain,
+                p.duty_heading_gain,
+                Reason::DutyHeading,
+            );
+        }
+    }
 }
 
 /// Supersede (02 / 08) and, in Full under control intent, the control
@@ -367,6 +383,10 @@ pub(super) fn reason_text(r: &Reason, c: &Chunk, q: &QueryAnalysis) -> String {
             c.norm,
             c.regulation,
             k.label_de()
+        ),
+        Reason::DutyHeading => format!(
+            "Überschrift von {} {} nennt eine Pflicht, nach der die Frage fragt",
+            c.norm, c.regulation
         ),
         Reason::Superseded => superseded_reason(c),
         Reason::ControlPool => "Control-Pool-Rolle bei Umsetzungsfrage".to_string(),
