@@ -138,10 +138,17 @@ impl Engine {
         // the duty's law, not a question about its scope)
         if q.scope_intent {
             let scope = &self.lexicon.scope_intent;
+            // beyond the law's territory: its territorial scope norm, the
+            // general scope norms for a law without one
+            let (headings, fallback) = if q.scope_narrowed {
+                (&scope.narrow_headings, &scope.headings)
+            } else {
+                (&scope.headings, &scope.fallback_headings)
+            };
             for m in self.headings.intent_matches(
                 &named,
-                &scope.headings,
-                &scope.fallback_headings,
+                headings,
+                fallback,
                 Some(paragraf_rank::constants::SCOPE_NORMS_PER_LAW),
             ) {
                 if !first.iter().any(|f| f.norm == m.norm) {

@@ -103,7 +103,7 @@ impl Engine {
         );
         mark(&mut t, "rank", &mut lap);
         let chunk_of = |id: &ChunkId| self.chunk(id);
-        let mut assessment = assess(
+        let assessment = assess(
             &analysis,
             &results,
             &chunk_of,
@@ -111,7 +111,6 @@ impl Engine {
             &self.index.extras.evidence,
             &self.params,
         );
-        assessment.runner_up = runner_up(&results, assessment.winner_margin, &self.params);
         results.truncate(opts.top_k);
         self.mark_lexical_tier(&mut results);
         self.mark_bridged(&mut results, &bridged);
@@ -565,30 +564,6 @@ impl Engine {
         }
         best
     }
-}
-
-/// The near tie of a ranked list: the citation of the best result of
-/// another norm than the top one when the winner's margin is below the
-/// review margin (`assessReviewMargin`), so a reader sees both candidates.
-fn runner_up(
-    results: &[paragraf_types::SearchResult],
-    margin: f64,
-    params: &RankParams,
-) -> Option<String> {
-    if margin >= params.assess_review_margin {
-        return None;
-    }
-    let top = results.first()?;
-    let top_norm = NormRef::new(&top.norm, &top.regulation);
-    let second = results
-        .iter()
-        .skip(1)
-        .find(|r| NormRef::new(&r.norm, &r.regulation) != top_norm)?;
-    Some(if second.citation.trim().is_empty() {
-        NormRef::new(&second.norm, &second.regulation).0
-    } else {
-        second.citation.clone()
-    })
 }
 
 /// The higher of two optional scores (a missing one loses).

@@ -64,8 +64,8 @@ fn result_norm(r: &SearchResult) -> NormRef {
 
 /// Build the assessment of ranked `results` (seed 06/07, design 09).
 ///
-/// * `primary_norm` = citation of the top result (its norm label + regulation
-///   when the citation is empty); `primary_regulation` its regulation.
+/// * `primary_norm` = the norm of the top result (`Art. 33 DSGVO`, not the
+///   paragraph range of its chunk); `primary_regulation` its regulation.
 /// * `connected_norms` = references_out ∪ references_in of the top chunk,
 ///   deduplicated (first occurrence kept, out before in), without the norm
 ///   itself, capped at `assessConnectedCap`.
@@ -77,6 +77,8 @@ fn result_norm(r: &SearchResult) -> NormRef {
 /// * `winner_margin` = score(1) − score of the best result of another norm
 ///   (chunks of the same norm and its language variants do not compete; with
 ///   no other norm: the top score).
+/// * `runner_up` = that other norm when margin < `assessReviewMargin` (the
+///   near tie a reader should weigh too).
 /// * `human_review_flag` when margin < `assessReviewMargin`, cross-regime,
 ///   the primary is not binding_law, the primary is superseded on a
 ///   non-historical question, or [`relevance_gate`] finds nothing relevant;
@@ -111,11 +113,10 @@ pub fn assess<'c>(
         return a;
     };
     let top_ref = result_norm(top);
-    a.primary_norm = Some(if top.citation.trim().is_empty() {
-        top_ref.0.clone()
-    } else {
-        top.citation.clone()
-    });
+    // the norm, never the top chunk's paragraph range: a chunk boundary
+    // (`Art. 33 Abs. 4–5`) is an artefact of indexing, and the deciding
+    // paragraph is the evidence's pinpoint
+    a.primary_norm = Some(top_ref.0.clone());
     a.primary_regulation = Some(top.regulation.clone());
 
     // connected norms
@@ -164,17 +165,11 @@ pub fn assess<'c>(
         None => top.score,
     };
     if let Some(second) = runner_up.filter(|_| a.winner_margin < params.assess_review_margin) {
-        let cite = |r: &SearchResult| {
-            if r.citation.trim().is_empty() {
-                result_norm(r).0
-            } else {
-                r.citation.clone()
-            }
-        };
+        a.runner_up = Some(result_norm(second).0);
         let and = if lang == Lang::De { "und" } else { "and" };
         reasons.push((
             ReviewCode::NearTie,
-            format!("{} {and} {}", cite(top), cite(second)),
+            format!("{} {and} {}", top_norm.0, result_norm(second).0),
         ));
     }
     if top.source_class != SourceClass::BindingLaw {

@@ -101,6 +101,10 @@ struct RawHeadingIntent {
     headings: Vec<String>,
     #[serde(default)]
     fallback_headings: Vec<String>,
+    #[serde(default)]
+    narrow_when: Vec<String>,
+    #[serde(default)]
+    narrow_headings: Vec<String>,
 }
 
 /// `[[consequence_kind]]`: one kind of consequence (fines, criminal
@@ -441,6 +445,13 @@ pub struct HeadingIntent {
     /// Headings that answer for a law without any of `headings`
     /// (transitional provisions).
     pub fallback_headings: Vec<Pattern>,
+    /// Question words that narrow the intent to `narrow_headings` (a place
+    /// beyond the law's territory → its territorial scope); they also turn
+    /// a question when a law applies into one whom it reaches.
+    pub narrow_when: Vec<Pattern>,
+    /// The headings that answer a narrowed question (`headings` stay the
+    /// fallback for a law without one).
+    pub narrow_headings: Vec<Pattern>,
 }
 
 impl HeadingIntent {
@@ -454,6 +465,8 @@ impl HeadingIntent {
                 &format!("{field}.fallback_headings"),
                 &raw.fallback_headings,
             )?,
+            narrow_when: patterns(&format!("{field}.narrow_when"), &raw.narrow_when)?,
+            narrow_headings: patterns(&format!("{field}.narrow_headings"), &raw.narrow_headings)?,
         })
     }
 }

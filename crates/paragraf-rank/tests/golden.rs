@@ -695,6 +695,41 @@ fn winner_margin_ignores_further_chunks_of_the_primary_norm() {
     );
 }
 
+/// The primary norm and the near tie name norms, not the paragraph range of
+/// the chunk that happened to rank first: the deciding paragraph is the
+/// evidence's pinpoint, which may lie in another chunk of the same norm.
+#[test]
+fn primary_norm_and_runner_up_name_the_norm_not_the_chunk_range() {
+    use paragraf_rank::testing::{chunk, dense};
+    use paragraf_rank::{analyze_query, assess, rank, Lexicon, RankParams, Stage};
+    let late = chunk("DSGVO", "Art. 33").part("Abs. 4–5").build();
+    let close = chunk("DSGVO", "Art. 34").part("Abs. 1–2").build();
+    let cands = vec![dense(&late, 0.90), dense(&close, 0.899)];
+    let q = analyze_query(
+        "Bis wann muss eine Datenpanne gemeldet werden?",
+        &[],
+        Lexicon::builtin(),
+    );
+    let p = RankParams::default();
+    let results = rank(&q, &cands, &p, Stage::Full, 10);
+    assert_eq!(results[0].citation, "Art. 33 Abs. 4–5 DSGVO");
+    let a = assess(&q, &results, &no_chunks, &[], &[], &p);
+    assert_eq!(a.primary_norm.as_deref(), Some("Art. 33 DSGVO"));
+    assert_eq!(a.runner_up.as_deref(), Some("Art. 34 DSGVO"));
+    assert!(
+        a.human_review_reasons
+            .iter()
+            .any(|r| r.contains("Art. 33 DSGVO") && r.contains("Art. 34 DSGVO")),
+        "{:?}",
+        a.human_review_reasons
+    );
+    assert!(
+        a.score_reasoning.contains("Primärnorm Art. 33 DSGVO"),
+        "{}",
+        a.score_reasoning
+    );
+}
+
 // ------------------------------------------------------------ review reasons a compliance officer reads
 
 /// A camelCase word (`assessReviewMargin`, `authorityCoef`): a constant's

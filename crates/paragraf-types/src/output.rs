@@ -75,7 +75,7 @@ pub struct Assessment {
     pub controls: Vec<ControlMapping>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<EvidenceItem>,
-    /// The best result of another norm, as its citation (`§ 38 BDSG`), when
+    /// The best result of another norm, as its norm (`§ 38 BDSG`), when
     /// it is close behind the primary norm (`winner_margin` below the review
     /// margin): the near tie a reader should weigh too. `None` otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -118,6 +118,13 @@ pub struct QueryAnalysis {
     /// "Scope", „Verpflichtete“).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub scope_intent: bool,
+    /// Under scope intent, the question places the addressee beyond the law's
+    /// territory („außerhalb der EU“, "outside Europe", `[scope_intent]
+    /// narrow_when`): the law's norm on its territorial reach answers it
+    /// (`narrow_headings`: „Räumlicher Anwendungsbereich“, "Territorial
+    /// scope"), its general scope norm only for a law without one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scope_narrowed: bool,
     /// The question asks what follows from breaking a law
     /// (`[consequence_intent]`: fines, criminal provisions, damages,
     /// liability; the caller gives `topicGain` to the norms of the named or
@@ -227,6 +234,7 @@ impl Default for QueryAnalysis {
             application_intent: false,
             application_norms: Vec::new(),
             scope_intent: false,
+            scope_narrowed: false,
             consequence_intent: false,
             consequence_kinds: Vec::new(),
             purpose_intent: false,

@@ -440,7 +440,17 @@ impl<'a> Passes<'a> {
             return;
         }
         let (lex, toks) = (self.lex, &self.toks);
-        if let Some((source, words)) = heading_intent(&lex.application_intent, toks) {
+        // a place beyond the law's territory: „Wann gilt die DSGVO außerhalb
+        // Europas?“ asks whom it reaches, not since when
+        let beyond = first_match(&lex.scope_intent.narrow_when, toks);
+        let application = heading_intent(&lex.application_intent, toks);
+        let scope = heading_intent(&lex.scope_intent, toks);
+        let scope = match (scope, &application, &beyond) {
+            (None, Some(app), Some(_)) => Some(app.clone()),
+            (scope, _, _) => scope,
+        };
+        let application = application.filter(|_| beyond.is_none());
+        if let Some((source, words)) = application {
             q.application_intent = true;
             q.push("application_intent", &source, words);
             // „Bis wann muss die Richtlinie umgesetzt werden?“ asks for a
@@ -450,9 +460,13 @@ impl<'a> Passes<'a> {
                 q.push("control_intent_set_aside", "application_intent", source);
             }
         }
-        if let Some((source, words)) = heading_intent(&lex.scope_intent, toks) {
+        if let Some((source, words)) = scope {
             q.scope_intent = true;
             q.push("scope_intent", &source, words);
+            if let Some((p, words)) = beyond {
+                q.scope_narrowed = true;
+                q.push("scope_narrowed", &p.source, words);
+            }
         }
         // a quoted law's name after a definition frame asks the same
         let purpose = heading_intent(&lex.purpose_intent, toks).or_else(|| {

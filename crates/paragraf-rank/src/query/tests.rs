@@ -698,6 +698,60 @@ fn asking_whom_a_law_covers_is_scope_intent() {
     );
 }
 
+/// „Gilt … für mich / uns / mein Unternehmen?“ asks whether the law reaches
+/// the asker, as "Does … apply to my company?" does in English; a rule that
+/// „gilt für“ a thing is no scope question.
+#[test]
+fn asking_whether_a_law_applies_to_the_asker_is_scope_intent() {
+    assert_intent(
+        |q| q.scope_intent,
+        &[
+            // own phrasings
+            "Gilt das Hinweisgeberschutzgesetz auch schon für uns mit 60 Beschäftigten?",
+            "Woran erkenne ich, ob die KI-Verordnung für mich gilt?",
+            "Gelten die Regeln des Data Act für unser Start-up?",
+            // a real question (monolox.de, a page of no eval set)
+            "Gilt NIS2 für mein Unternehmen?",
+        ],
+        &[
+            "Welche Frist gilt für die Meldung einer Datenpanne?",
+            "Welche Regeln gelten für Cookies auf Websites?",
+            "Was gilt für die Speicherung von Bewerberdaten?",
+        ],
+    );
+}
+
+/// A place beyond the law's territory narrows a scope question to the law's
+/// territorial reach, and turns „wann gilt“ / "when does … apply" from a
+/// date into a question whom the law reaches.
+#[test]
+fn a_place_beyond_the_laws_territory_asks_its_territorial_scope() {
+    for text in [
+        // own phrasings
+        "Gilt die DSGVO auch für einen Onlineshop mit Sitz außerhalb der EU?",
+        "Gilt die DSGVO auch für Firmen im Ausland?",
+        "When does the AI Act apply to providers outside the Union?",
+        // a real question (cookiehub.com, a page of no eval set)
+        "Does the GDPR Apply to Companies Outside of the EU?",
+    ] {
+        let q = a(text);
+        assert!(
+            q.scope_intent && q.scope_narrowed,
+            "{text}: {:?}",
+            q.signals
+        );
+        assert!(!q.application_intent, "{text}: {:?}", q.signals);
+    }
+    // no place beyond: the general scope, or the date
+    let q = a("Gilt die DSGVO auch für Vereine?");
+    assert!(q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
+    let q = a("When does the AI Act apply?");
+    assert!(q.application_intent && !q.scope_intent, "{:?}", q.signals);
+    // a place with no question whom the law reaches is no scope question
+    let q = a("Dürfen wir Kundendaten außerhalb der EU speichern?");
+    assert!(!q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
+}
+
 #[test]
 fn asking_when_a_law_applies_is_application_intent() {
     assert_intent(
