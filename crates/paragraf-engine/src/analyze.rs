@@ -202,20 +202,28 @@ impl Engine {
                 }
             }
         }
+        let kinds = &self.lexicon.consequence_kinds;
         let mut consequences: Vec<NormRef> = Vec::new();
-        for kind in self
-            .lexicon
-            .consequence_kinds
+        for kind in kinds
             .iter()
             .filter(|k| q.consequence_kinds.is_empty() || q.consequence_kinds.contains(&k.id))
         {
-            for m in self
-                .headings
-                .intent_matches(&laws_of, &kind.headings, &[], Some(1))
-            {
-                if !first.iter().any(|f| f.norm == m.norm) {
-                    consequences.push(m.norm.clone());
-                    first.push(m);
+            let stand_in = kind
+                .stands_in
+                .as_deref()
+                .and_then(|id| kinds.iter().find(|k| k.id == id));
+            for law in &laws_of {
+                let mut found = self.consequence_norm(law, kind);
+                if found.is_empty() {
+                    if let Some(other) = stand_in {
+                        found = self.consequence_norm(law, other);
+                    }
+                }
+                for m in found {
+                    if !first.iter().any(|f| f.norm == m.norm) {
+                        consequences.push(m.norm.clone());
+                        first.push(m);
+                    }
                 }
             }
         }
@@ -228,6 +236,25 @@ impl Engine {
                 .collect();
             q.set_aside_topic_norms(&duties, "consequence_intent");
         }
+    }
+
+    /// The norm of `law` that states consequences of `kind`: its
+    /// lowest-numbered norm so headed, else the first norm of its section so
+    /// headed (the revDSG's Art. 60 under "Criminal Provisions").
+    fn consequence_norm(
+        &self,
+        law: &str,
+        kind: &paragraf_rank::lexicon::ConsequenceKind,
+    ) -> Vec<HeadingMatch> {
+        let law = [law.to_string()];
+        let own = self
+            .headings
+            .intent_matches(&law, &kind.headings, &[], Some(1));
+        if !own.is_empty() {
+            return own;
+        }
+        self.sections
+            .intent_matches(&law, &kind.headings, &[], Some(1))
     }
 
     /// A norm that excepts or restricts another steps aside for its rule

@@ -52,16 +52,35 @@ fn words(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<Vec<String>> {
 /// Each distinct title is analysed once (many norms share one: „Inkrafttreten“,
 /// "Definitions"), in parallel.
 pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
+    table_of(chunks, analyzer, |c| c.title.trim())
+}
+
+/// The section headings of all norms: per norm, the innermost heading of
+/// the chapter or section it stands under (`breadcrumb`, „Abschnitt 4
+/// Strafvorschriften“, "Chapter 8 Criminal Provisions") — for a law whose
+/// sanctions are headed only as a section.
+pub fn section_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
+    table_of(chunks, analyzer, |c| {
+        c.breadcrumb.last().map(|s| s.trim()).unwrap_or("")
+    })
+}
+
+/// A heading table of one heading per norm and language, `title_of` a chunk.
+fn table_of<'c>(
+    chunks: &'c [Chunk],
+    analyzer: &Analyzer,
+    title_of: impl Fn(&'c Chunk) -> &'c str,
+) -> HeadingTable {
     let mut seen: HashSet<(&str, &str, &str)> = HashSet::new();
-    let mut firsts: Vec<&Chunk> = Vec::new();
+    let mut firsts: Vec<(&Chunk, &str)> = Vec::new();
     let mut distinct: HashMap<(Lang, &str), usize> = HashMap::new();
     let mut titles: Vec<(Lang, &str)> = Vec::new();
     for c in chunks {
-        let title = c.title.trim();
+        let title = title_of(c);
         if title.is_empty() || !seen.insert((c.norm.as_str(), c.regulation.as_str(), title)) {
             continue;
         }
-        firsts.push(c);
+        firsts.push((c, title));
         distinct.entry((c.lang, title)).or_insert_with(|| {
             titles.push((c.lang, title));
             titles.len() - 1
@@ -73,14 +92,11 @@ pub fn heading_table(chunks: &[Chunk], analyzer: &Analyzer) -> HeadingTable {
         .collect();
     let entries: Vec<Heading> = firsts
         .into_iter()
-        .map(|c| {
-            let title = c.title.trim();
-            Heading {
-                norm: c.norm_ref(),
-                lang: c.lang,
-                text: title.to_string(),
-                words: analysed[distinct[&(c.lang, title)]].clone(),
-            }
+        .map(|(c, title)| Heading {
+            norm: c.norm_ref(),
+            lang: c.lang,
+            text: title.to_string(),
+            words: analysed[distinct[&(c.lang, title)]].clone(),
         })
         .collect();
     HeadingTable::new(entries)

@@ -77,6 +77,10 @@ pub struct Engine {
     law_names: paragraf_corpus::LawNames,
     lexicon: &'static Lexicon,
     headings: HeadingTable,
+    /// The section each norm stands under, as a heading table
+    /// (`lawwords::section_table`): a law's sanctions headed only as a
+    /// section („Strafbestimmungen“) answer a consequence question.
+    sections: HeadingTable,
     /// German synonyms a heading holds (OpenThesaurus, `synonymBm25Weight`).
     synonyms: paragraf_rank::Synonyms,
     /// Title words of every law (`lawTitleGain`).

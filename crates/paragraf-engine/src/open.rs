@@ -62,6 +62,7 @@ impl Engine {
         let engine = Engine {
             answer_masks,
             headings: words.headings,
+            sections: words.sections,
             synonyms: words.synonyms,
             law_titles: words.law_titles,
             recital_target: words.recital_target,
@@ -260,6 +261,7 @@ impl NormTables {
 /// [`Engine`] and [`lawwords`]).
 struct LawWords {
     headings: HeadingTable,
+    sections: HeadingTable,
     synonyms: paragraf_rank::Synonyms,
     defined: DefinedTerms,
     self_defining: HashSet<NormRef>,
@@ -284,6 +286,7 @@ impl LawWords {
                 params.heading_common_share,
             );
         }
+        let sections = lawwords::section_table(&index.chunks, analyzer);
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
@@ -306,6 +309,7 @@ impl LawWords {
         };
         Ok(LawWords {
             headings,
+            sections,
             synonyms,
             defined,
             self_defining,

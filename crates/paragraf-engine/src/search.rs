@@ -1,7 +1,7 @@
 //! The life of a query after analysis: gather candidates (dense, lexical,
 //! headings, exact lookups, recital bridge) → fuse → rank → assess → mark.
 
-use crate::{Engine, EngineError, QueryAnalysis, RankParams, SearchOptions, MAX_TOP_K};
+use crate::{Engine, EngineError, QueryAnalysis, SearchOptions, MAX_TOP_K};
 use paragraf_rank::{assess, rank, AnswerType, Candidate};
 use paragraf_types::vector::dot;
 use paragraf_types::{ChunkId, NormRef, SearchResponse, Timings};

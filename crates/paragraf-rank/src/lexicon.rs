@@ -116,6 +116,8 @@ struct RawConsequenceKind {
     id: String,
     signals: Vec<String>,
     headings: Vec<String>,
+    #[serde(default)]
+    stands_in: Option<String>,
 }
 
 /// `[answer_type]`: per kind of fact, the patterns of a question asking for it.
@@ -428,6 +430,10 @@ pub struct ConsequenceKind {
     pub signals: Vec<Pattern>,
     /// Headings of the norms that state it („Bußgeldvorschriften“, "Penalties").
     pub headings: Vec<Pattern>,
+    /// The kind whose norms answer for a law with none of this kind (a law
+    /// without fines punishes through its criminal provisions); an `id` of
+    /// another `[[consequence_kind]]`.
+    pub stands_in: Option<String>,
 }
 
 /// A compiled heading intent (`[application_intent]`, `[scope_intent]`,
@@ -770,6 +776,15 @@ impl Lexicon {
                             &format!("consequence_kind[{i}].headings"),
                             &k.headings,
                         )?,
+                        stands_in: match &k.stands_in {
+                            Some(id) if !raw.consequence_kind.iter().any(|o| &o.id == id) => {
+                                return Err(RankError::Lexicon {
+                                    field: format!("consequence_kind[{i}].stands_in"),
+                                    message: format!("no [[consequence_kind]] with id `{id}`"),
+                                })
+                            }
+                            other => other.clone(),
+                        },
                     })
                 })
                 .collect::<Result<_, RankError>>()?,

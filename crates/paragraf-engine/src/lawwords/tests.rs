@@ -309,3 +309,49 @@ fn parallel_paragraphs_give_term_pairs() {
     let t = BilingualTerms::from_tsv(&tsv);
     assert_eq!(t.len(), pairs.len());
 }
+
+/// A law whose sanctions are headed only as a section (the revDSG's
+/// "Chapter 8 Criminal Provisions") answers a consequence question with the
+/// section's first norm; a norm heading that merely holds the word
+/// ("… criminal convictions and offences", "Corporate criminal liability")
+/// is no criminal provision.
+#[test]
+fn a_section_headed_as_the_sanctions_answers_for_its_law() {
+    let a = analyzer();
+    let in_section = |norm: &str, title: &str| {
+        let mut c = chunk("revDSG", norm).lang(Lang::En).title(title).build();
+        c.breadcrumb = vec!["Chapter 8 Criminal Provisions".into()];
+        c
+    };
+    let mut chunks = vec![
+        in_section("Art. 64", "Corporate criminal liability"),
+        in_section("Art. 61", "Violation of duties of care"),
+        in_section("Art. 60", "Violation of the duty to provide information"),
+        chunk("DSGVO", "Art. 10")
+            .lang(Lang::En)
+            .title("Processing of personal data relating to criminal convictions and offences")
+            .build(),
+    ];
+    chunks.push(
+        chunk("DSGVO", "Art. 83")
+            .lang(Lang::En)
+            .title("General conditions for imposing administrative fines")
+            .build(),
+    );
+    let lex = paragraf_rank::Lexicon::builtin();
+    let kind = |id: &str| lex.consequence_kinds.iter().find(|k| k.id == id).unwrap();
+    let criminal = kind("criminal");
+    let norms = |t: &HeadingTable, law: &str| -> Vec<String> {
+        t.intent_matches(&[law.to_string()], &criminal.headings, &[], Some(1))
+            .into_iter()
+            .map(|m| m.norm.0)
+            .collect()
+    };
+    let (headings, sections) = (heading_table(&chunks, &a), section_table(&chunks, &a));
+    assert!(norms(&headings, "revDSG").is_empty());
+    assert!(norms(&headings, "DSGVO").is_empty());
+    assert_eq!(norms(&sections, "revDSG"), ["Art. 60 revDSG"]);
+    assert!(norms(&sections, "DSGVO").is_empty());
+    // fines stand in: a law without a fines norm is asked for its criminal ones
+    assert_eq!(kind("fines").stands_in.as_deref(), Some("criminal"));
+}

@@ -51,6 +51,14 @@ fn bad_pattern_names_the_field() {
 }
 
 #[test]
+fn a_stand_in_names_a_kind_that_exists() {
+    let s = BUILTIN_TOML.replacen("stands_in = \"criminal\"", "stands_in = \"crimnal\"", 1);
+    assert_ne!(s, BUILTIN_TOML);
+    let e = Lexicon::from_toml_str(&s).unwrap_err().to_string();
+    assert!(e.contains("stands_in") && e.contains("crimnal"), "{e}");
+}
+
+#[test]
 fn bad_toml_is_an_error_not_a_panic() {
     assert!(Lexicon::from_toml_str("[language\n").is_err());
     assert!(Lexicon::from_toml_str("").is_err());
