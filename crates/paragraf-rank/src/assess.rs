@@ -158,19 +158,16 @@ pub fn assess<'c>(
 
     // winner margin: against the best result of another norm — further
     // chunks (Absätze, language variants) of the primary norm do not compete
-    let top_norm = result_norm(top);
-    let runner_up = results.iter().skip(1).find(|r| result_norm(r) != top_norm);
+    let runner_up = results.iter().skip(1).find(|r| result_norm(r) != top_ref);
     a.winner_margin = match runner_up {
         Some(second) => top.score - second.score,
         None => top.score,
     };
     if let Some(second) = runner_up.filter(|_| a.winner_margin < params.assess_review_margin) {
-        a.runner_up = Some(result_norm(second).0);
+        let second = result_norm(second).0;
         let and = if lang == Lang::De { "und" } else { "and" };
-        reasons.push((
-            ReviewCode::NearTie,
-            format!("{} {and} {}", top_norm.0, result_norm(second).0),
-        ));
+        reasons.push((ReviewCode::NearTie, format!("{} {and} {second}", top_ref.0)));
+        a.runner_up = Some(second);
     }
     if top.source_class != SourceClass::BindingLaw {
         reasons.push((

@@ -700,23 +700,15 @@ fn winner_margin_ignores_further_chunks_of_the_primary_norm() {
 /// evidence's pinpoint, which may lie in another chunk of the same norm.
 #[test]
 fn primary_norm_and_runner_up_name_the_norm_not_the_chunk_range() {
-    use paragraf_rank::testing::{chunk, dense};
-    use paragraf_rank::{analyze_query, assess, rank, Lexicon, RankParams, Stage};
     let late = chunk("DSGVO", "Art. 37")
         .part("Abs. 4–5")
         .domains(DP)
         .build();
     let close = chunk("BDSG", "§ 38").part("Abs. 1").domains(DP).build();
-    let cands = vec![dense(&late, 0.80), dense(&close, 0.79)];
-    let q = analyze_query(
-        "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?",
-        &[],
-        Lexicon::builtin(),
-    );
-    let p = RankParams::default();
-    let results = rank(&q, &cands, &p, Stage::Full, 10);
+    let qa = q("Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?");
+    let results = full(&qa, &[dense(&late, 0.80), dense(&close, 0.79)], 10);
     assert_eq!(results[0].citation, "Art. 37 Abs. 4–5 DSGVO");
-    let a = assess(&q, &results, &no_chunks, &[], &[], &p);
+    let a = assess(&qa, &results, &no_chunks, &[], &[], &RankParams::default());
     assert_eq!(a.primary_norm.as_deref(), Some("Art. 37 DSGVO"));
     assert_eq!(a.runner_up.as_deref(), Some("§ 38 BDSG"));
     let tie = a

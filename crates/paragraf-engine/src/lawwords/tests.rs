@@ -323,7 +323,7 @@ fn a_section_headed_as_the_sanctions_answers_for_its_law() {
         c.breadcrumb = vec!["Chapter 8 Criminal Provisions".into()];
         c
     };
-    let mut chunks = vec![
+    let chunks = vec![
         in_section("Art. 64", "Corporate criminal liability"),
         in_section("Art. 61", "Violation of duties of care"),
         in_section("Art. 60", "Violation of the duty to provide information"),
@@ -331,13 +331,11 @@ fn a_section_headed_as_the_sanctions_answers_for_its_law() {
             .lang(Lang::En)
             .title("Processing of personal data relating to criminal convictions and offences")
             .build(),
-    ];
-    chunks.push(
         chunk("DSGVO", "Art. 83")
             .lang(Lang::En)
             .title("General conditions for imposing administrative fines")
             .build(),
-    );
+    ];
     let lex = paragraf_rank::Lexicon::builtin();
     let kind = |id: &str| lex.consequence_kinds.iter().find(|k| k.id == id).unwrap();
     let criminal = kind("criminal");
