@@ -47,6 +47,12 @@ impl Engine {
         let aside =
             definition_topics_set_aside(&defined, &q.topic_norms, &regulation_of, &is_definitions);
         q.set_aside_topic_norms(&aside, "defined_term");
+        let mut defining: Vec<String> = defined
+            .iter()
+            .filter_map(|m| regulation_of(&m.norm))
+            .collect();
+        defining.dedup();
+        q.add_defining_law_domains(&defining, self.lexicon);
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
         let mut matches = defined;
         matches.extend(headings);

@@ -154,6 +154,8 @@ struct RawSignals {
 struct RawDefinition {
     signals: Vec<String>,
     #[serde(default)]
+    compare: Vec<String>,
+    #[serde(default)]
     quoted_frames: Vec<String>,
     #[serde(default)]
     quoted_fillers: Vec<String>,
@@ -377,6 +379,10 @@ pub struct Lexicon {
     /// addressed`: the phrase, and the signal it holds).
     pub guidance_addressed: Vec<(Pattern, String)>,
     pub definition_intent: Vec<Pattern>,
+    /// Words that ask for the difference between two things
+    /// (`[definition_intent] compare`): definition intent for two terms of
+    /// art, purpose intent for two laws the question names.
+    pub definition_compare: Vec<Pattern>,
     /// The words before a quoted term that ask what it means
     /// (`[definition_intent] quoted_frames`, folded and lower-cased, e.g.
     /// "was ist", "what is") and the articles and prepositions that may
@@ -742,6 +748,10 @@ impl Lexicon {
             definition_intent: patterns(
                 "definition_intent.signals",
                 &raw.definition_intent.signals,
+            )?,
+            definition_compare: patterns(
+                "definition_intent.compare",
+                &raw.definition_intent.compare,
             )?,
             quoted_frames: raw
                 .definition_intent

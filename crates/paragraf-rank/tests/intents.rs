@@ -251,3 +251,53 @@ fn a_category_names_the_field_of_the_law_that_defines_it() {
         );
     }
 }
+
+#[test]
+fn the_difference_between_two_terms_asks_what_each_means() {
+    for text in [
+        // own phrasings
+        "Worin unterscheiden sich Anbieter und Betreiber nach der KI-Verordnung?",
+        "How does a distributor differ from an importer under the CRA?",
+        // real questions (pages doterra.com and blancasbuilder.com; the gap
+        // showed on legal-robots.com)
+        "I heard GDPR involves Data Controllers and Data Processors. What is the difference?",
+        "Controller vs processor — what's the difference?",
+    ] {
+        let q = analyze(text);
+        assert!(q.definition_intent, "{text}: {:?}", q.signals);
+        assert!(!q.purpose_intent, "{text}: {:?}", q.signals);
+    }
+}
+
+#[test]
+fn the_difference_between_two_laws_asks_what_each_is_about() {
+    for text in [
+        "Was ist der Unterschied zwischen DSGVO und BDSG?",
+        "What is the difference between NIS2 and the CRA?",
+    ] {
+        let q = analyze(text);
+        assert!(q.purpose_intent, "{text}: {:?}", q.signals);
+        assert!(!q.definition_intent, "{text}: {:?}", q.signals);
+    }
+    // two laws named with a plain definition question stay a definition question
+    let q = analyze("Was bedeutet Pseudonymisierung im Sinne der DSGVO und des BDSG?");
+    assert!(q.definition_intent && !q.purpose_intent, "{:?}", q.signals);
+}
+
+#[test]
+fn a_third_country_narrows_a_scope_question_to_the_laws_reach() {
+    for text in [
+        "Gilt die DSGVO auch für einen Onlineshop in den USA?",
+        "Does the GDPR apply to a company in India selling to EU customers?",
+    ] {
+        let q = analyze(text);
+        assert!(
+            q.scope_intent && q.scope_narrowed,
+            "{text}: {:?}",
+            q.signals
+        );
+    }
+    // what the law covers, no place beyond it: not narrowed
+    let q = analyze("Does the GDPR apply to photos shared by private persons?");
+    assert!(q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
+}

@@ -395,6 +395,24 @@ impl QueryAnalysis {
         self.synonym_terms = synonyms;
     }
 
+    /// A definition question's term of art names its law: the areas of the
+    /// laws that define the question's term (`defining`) join the question's
+    /// domains („What is a ‘connected product’?“ is a Data Act question,
+    /// though „product“ alone says product safety).
+    pub fn add_defining_law_domains(&mut self, defining: &[String], lexicon: &crate::Lexicon) {
+        for name in defining {
+            let Some(r) = lexicon.regulation(name) else {
+                continue;
+            };
+            for d in &r.domains {
+                if !self.domains.contains(d) {
+                    self.domains.push(*d);
+                    self.push("domain", &format!("defined_term:{name}"), d.as_str());
+                }
+            }
+        }
+    }
+
     /// Take topic norms out of `topic_norms` (no `topicGain`), saying why in
     /// the signals (e.g. [`crate::headings::definition_topics_set_aside`]).
     pub fn set_aside_topic_norms(&mut self, norms: &[NormRef], why: &str) {

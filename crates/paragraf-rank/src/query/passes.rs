@@ -20,8 +20,9 @@ pub(super) struct Passes<'a> {
     named_juris: Vec<Jurisdiction>,
     /// Keys of the norms already in `topic_norms` (each once).
     norm_keys: BTreeSet<String>,
-    /// A quoted law name after a definition frame (the purpose intent reads it).
-    quoted_law: Option<String>,
+    /// A quoted law name after a definition frame, or two laws compared
+    /// (signal, words): the purpose intent reads it.
+    quoted_law: Option<(String, String)>,
 }
 
 impl<'a> Passes<'a> {
@@ -394,9 +395,17 @@ impl<'a> Passes<'a> {
         self.quoted_law = quoted
             .as_ref()
             .filter(|(_, _, law)| *law)
-            .map(|(frame, term, _)| format!("{frame} „{term}“"));
+            .map(|(frame, term, _)| ("quoted_frames".to_string(), format!("{frame} „{term}“")));
+        // the difference between two laws is what each is about
+        let compared = first_match(&lex.definition_compare, &self.toks)
+            .map(|(p, words)| (p.source.clone(), words));
+        if let Some(c) = compared.as_ref().filter(|_| q.regulations.len() >= 2) {
+            self.quoted_law.get_or_insert_with(|| c.clone());
+            return;
+        }
         let definition = first_match(&lex.definition_intent, &self.toks)
             .map(|(p, words)| (p.source.clone(), words))
+            .or(compared)
             .or_else(|| {
                 quoted.filter(|(_, _, law)| !law).map(|(frame, term, _)| {
                     ("quoted_frames".to_string(), format!("{frame} „{term}“"))
@@ -442,7 +451,14 @@ impl<'a> Passes<'a> {
         let (lex, toks) = (self.lex, &self.toks);
         // a place beyond the law's territory: „Wann gilt die DSGVO außerhalb
         // Europas?“ asks whom it reaches, not since when
-        let beyond = first_match(&lex.scope_intent.narrow_when, toks);
+        // — or a third country named („Gilt die DSGVO für US-Firmen?“):
+        // the law's reach over it, not the matters it covers
+        let beyond = first_match(&lex.scope_intent.narrow_when, toks)
+            .map(|(p, words)| (p.source.clone(), words))
+            .or_else(|| {
+                let (p, words) = first_match(&lex.third_country, toks)?;
+                q.third_country.then(|| (p.source.clone(), words))
+            });
         let application = heading_intent(&lex.application_intent, toks);
         let scope = heading_intent(&lex.scope_intent, toks);
         let scope = match (scope, &application, &beyond) {
@@ -463,17 +479,13 @@ impl<'a> Passes<'a> {
         if let Some((source, words)) = scope {
             q.scope_intent = true;
             q.push("scope_intent", &source, words);
-            if let Some((p, words)) = beyond {
+            if let Some((source, words)) = beyond {
                 q.scope_narrowed = true;
-                q.push("scope_narrowed", &p.source, words);
+                q.push("scope_narrowed", &source, words);
             }
         }
         // a quoted law's name after a definition frame asks the same
-        let purpose = heading_intent(&lex.purpose_intent, toks).or_else(|| {
-            self.quoted_law
-                .take()
-                .map(|words| ("quoted_frames".to_string(), words))
-        });
+        let purpose = heading_intent(&lex.purpose_intent, toks).or_else(|| self.quoted_law.take());
         if let Some((source, words)) = purpose {
             q.purpose_intent = true;
             q.push("purpose_intent", &source, words);

@@ -911,3 +911,34 @@ fn a_heading_that_names_a_duty_is_read_from_the_lexicon() {
         assert!(!lex.heading_names_duty(h), "{h}");
     }
 }
+
+#[test]
+fn a_defined_term_brings_the_areas_of_the_law_that_defines_it() {
+    // own phrasings: the word „product“ alone says product safety; the
+    // term the question quotes is the Data Act's
+    for text in [
+        "What does ‘product data’ mean?",
+        "What is a ‘connected product’ exactly?",
+    ] {
+        let mut q = a(text);
+        assert!(
+            q.domains.contains(&Domain::ProductSafety),
+            "{text}: {:?}",
+            q.domains
+        );
+        assert!(!q.domains.contains(&Domain::DataProtection), "{text}");
+        q.add_defining_law_domains(&["Data Act".to_string()], Lexicon::builtin());
+        for d in [Domain::DataProtection, Domain::Commercial] {
+            assert!(q.domains.contains(&d), "{text}: {:?}", q.domains);
+        }
+        assert!(q
+            .signals
+            .iter()
+            .any(|s| s.signal == "defined_term:Data Act"));
+    }
+    // a law the lexicon does not know adds nothing
+    let mut q = a("What does ‘product data’ mean?");
+    let before = q.domains.clone();
+    q.add_defining_law_domains(&["No Such Act".to_string()], Lexicon::builtin());
+    assert_eq!(q.domains, before);
+}
