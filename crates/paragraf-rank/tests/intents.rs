@@ -301,3 +301,34 @@ fn a_third_country_narrows_a_scope_question_to_the_laws_reach() {
     let q = analyze("Does the GDPR apply to photos shared by private persons?");
     assert!(q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
 }
+
+#[test]
+fn tom_is_the_data_protection_shorthand_for_the_security_of_processing() {
+    use paragraf_types::Domain;
+    for text in [
+        // own phrasings
+        "Welche TOMs brauchen wir für unser Kundenportal?",
+        "Müssen wir unsere TOM dokumentieren?",
+        // a real question (we-data.de; the gap showed on loskan.io)
+        "Was sind technische und organisatorische Maßnahmen (TOM)?",
+    ] {
+        let q = analyze(text);
+        assert!(
+            q.domains.contains(&Domain::DataProtection),
+            "{text}: {:?}",
+            q.signals
+        );
+        assert!(
+            q.topic_norms.iter().any(|n| n.as_str() == "Art. 32 DSGVO"),
+            "{text}: {:?}",
+            q.topic_norms
+        );
+    }
+    // the words in full are the cybersecurity laws' too
+    let q = analyze("Welche technischen und organisatorischen Maßnahmen müssen besonders wichtige Einrichtungen treffen?");
+    assert!(
+        !q.domains.contains(&Domain::DataProtection),
+        "{:?}",
+        q.signals
+    );
+}
