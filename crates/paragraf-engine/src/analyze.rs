@@ -28,12 +28,20 @@ impl Engine {
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
         let terms = self.question_words(query, &q);
-        let mut all = terms.own;
+        let mut all = terms.own.clone();
         all.extend(terms.translated.iter().cloned());
-        let defined = if q.definition_intent {
-            self.defined.matches(&all, &q.regulations)
-        } else {
+        // the question's own words name the term; their translations only
+        // when its own words name none („connected product“ is the Data
+        // Act's, not the ProdSG's „Produkt“ reached through `product`)
+        let defined = if !q.definition_intent {
             Vec::new()
+        } else {
+            let own = self.defined.matches(&terms.own, &q.regulations);
+            if own.is_empty() {
+                self.defined.matches(&all, &q.regulations)
+            } else {
+                own
+            }
         };
         let mut headings = self.headings.matches(&terms.heading, &self.params);
         // a heading that is the word its norm defines („Hersteller“, § 4
@@ -47,6 +55,19 @@ impl Engine {
         let aside =
             definition_topics_set_aside(&defined, &q.topic_norms, &regulation_of, &is_definitions);
         q.set_aside_topic_norms(&aside, "defined_term");
+        // a definition question about a word no law defines: the definitions
+        // norm its domain suggested is only a guess („Was bedeutet
+        // „angemessen“ bei TOM?“, "What is a reportable DORA incident?"); the
+        // norms the question's words reach answer it
+        if q.definition_intent && defined.is_empty() {
+            let guess: Vec<NormRef> = q
+                .topic_norms
+                .iter()
+                .filter(|n| is_definitions(n))
+                .cloned()
+                .collect();
+            q.set_aside_topic_norms(&guess, "no_defined_term");
+        }
         let mut defining: Vec<String> = defined
             .iter()
             .filter_map(|m| regulation_of(&m.norm))

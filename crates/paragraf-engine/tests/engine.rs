@@ -805,3 +805,29 @@ fn under_duty_intent_only_norms_headed_as_a_duty_get_the_duty_gain() {
     assert!(!plain.analysis.duty_intent);
     assert!(plain.response.results.iter().all(|r| !gained(r)));
 }
+
+#[test]
+fn a_definition_question_about_a_word_no_law_defines_keeps_no_definitions_guess() {
+    let e = engine_or_skip!();
+    let aside = |q: &paragraf_engine::QueryAnalysis| {
+        q.signals
+            .iter()
+            .any(|s| s.feature == "topic_set_aside" && s.signal == "no_defined_term")
+    };
+    // a term Art. 4 DSGVO defines: its definitions norm answers
+    let q = e.analyze("Was bedeutet Pseudonymisierung im Datenschutz?");
+    assert!(q.definition_intent && !aside(&q), "{:?}", q.signals);
+    assert!(
+        q.topic_norms.iter().any(|n| n.as_str() == "Art. 4 DSGVO"),
+        "{:?}",
+        q.topic_norms
+    );
+    // a word no law defines: the domain's definitions norm was a guess
+    let q = e.analyze("Was bedeutet „angemessen“ beim Datenschutz?");
+    assert!(q.definition_intent && aside(&q), "{:?}", q.signals);
+    assert!(
+        !q.topic_norms.iter().any(|n| n.as_str() == "Art. 4 DSGVO"),
+        "{:?}",
+        q.topic_norms
+    );
+}

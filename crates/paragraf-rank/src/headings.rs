@@ -674,11 +674,17 @@ impl DefinedTerms {
 
 /// Defined terms of a definitions text: the quoted terms that open a
 /// definition — German „…“ / "…", English ‘…’ / '…' / "…" at the start of a
-/// numbered item or sentence. Returns the surface forms in order.
+/// numbered item or sentence — and the unquoted terms of German numbered
+/// items and paragraphs (`unquoted_term`: „1. Geschäftsgeheimnis eine
+/// Information …“, „(2) Verstöße sind …“). Returns the surface forms in
+/// order.
 pub fn defined_terms_in(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
         let l = line.trim_start();
+        // a numbered item or paragraph („1.“, „(2)“), not a lettered one
+        let numbered = l.starts_with(|c: char| c.is_ascii_digit())
+            || (l.starts_with('(') && l[1..].starts_with(|c: char| c.is_ascii_digit()));
         // skip an item number such as "1." / "(1)" / "a)" / "11."
         let l = l.trim_start_matches(|c: char| c.is_ascii_digit() || "().) ".contains(c));
         let mut chars = l.char_indices();
@@ -691,7 +697,10 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
             '‘' => '’',
             '\'' => '\'',
             '“' => '”',
-            _ => continue,
+            _ => {
+                out.extend(unquoted_term(l).filter(|_| numbered));
+                continue;
+            }
         };
         let rest = &l[open.len_utf8()..];
         if let Some(end) = rest.find(close) {
@@ -703,6 +712,59 @@ pub fn defined_terms_in(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Most words an unquoted defined term has (`unquoted_term`).
+const UNQUOTED_TERM_MAX_WORDS: usize = 4;
+
+/// The words that end an unquoted German defined term: the article that
+/// opens its definiens („1. Geschäftsgeheimnis eine Information …“,
+/// „2. Inhaber eines Geschäftsgeheimnisses jede natürliche … Person“) or
+/// the verb that says what it is („(2) Verstöße sind Handlungen …“,
+/// „(5) Offenlegung bezeichnet …“).
+const UNQUOTED_TERM_ENDS: &[&str] = &[
+    "ein",
+    "eine",
+    "einen",
+    "jede",
+    "jeder",
+    "jedes",
+    "alle",
+    "die",
+    "das",
+    "den",
+    "ist",
+    "sind",
+    "bezeichnet",
+    "bezeichnen",
+    "bedeutet",
+];
+
+/// Words of a sentence about the definitions rather than a term.
+const UNQUOTED_TERM_FRAMES: &[&str] = &[
+    "für", "im", "in", "nach", "bei", "mit", "zu", "auf", "dieses", "dieser", "diese", "gelten",
+    "gilt", "sinne",
+];
+
+/// The defined term of an unquoted German definition item (numbered items
+/// and paragraphs of a definitions norm, the item number already cut):
+/// the words before [`UNQUOTED_TERM_ENDS`], at most
+/// [`UNQUOTED_TERM_MAX_WORDS`], one of them a noun (capitalised). `None`
+/// for an item that opens otherwise („Für dieses Gesetz gelten …“, „das
+/// Bundesamt,“, „Arbeitnehmerinnen und Arbeitnehmer,“).
+fn unquoted_term(item: &str) -> Option<String> {
+    let words: Vec<&str> = item
+        .split_whitespace()
+        .take(UNQUOTED_TERM_MAX_WORDS + 1)
+        .collect();
+    let end = words.iter().position(|w| UNQUOTED_TERM_ENDS.contains(w))?;
+    let term = &words[..end];
+    let clean = |w: &&str| w.chars().all(|c| c.is_alphabetic() || c == '-');
+    let noun = |w: &&str| w.chars().next().is_some_and(char::is_uppercase);
+    // a sentence about the definitions, not a term („Für dieses Gesetz gelten …“)
+    let frame = |w: &&str| UNQUOTED_TERM_FRAMES.contains(&w.to_lowercase().as_str());
+    (!term.is_empty() && term.iter().all(clean) && term.iter().any(noun) && !term.iter().any(frame))
+        .then(|| term.join(" "))
 }
 
 /// Heading matches a definition question keeps, given its defined-term

@@ -536,6 +536,28 @@ fn defined_terms_are_read_from_definition_items() {
 }
 
 #[test]
+fn unquoted_german_definitions_name_their_terms() {
+    // numbered items that open with the term, the definiens after its article
+    let items = "Im Sinne dieses Gesetzes ist\n1. Geschäftsgeheimnis eine Information\na) die weder …\n2. Inhaber eines Geschäftsgeheimnisses jede natürliche oder juristische Person, …\n4. rechtsverletzendes Produkt ein Produkt, …";
+    assert_eq!(
+        defined_terms_in(items),
+        vec![
+            "Geschäftsgeheimnis",
+            "Inhaber eines Geschäftsgeheimnisses",
+            "rechtsverletzendes Produkt"
+        ]
+    );
+    // paragraphs that say what the term is
+    let paragraphs = "(1) Für dieses Gesetz gelten die Begriffsbestimmungen der folgenden Absätze.\n(2) Verstöße sind Handlungen oder Unterlassungen …\n(5) Offenlegung bezeichnet das Zugänglichmachen …\n(8) Beschäftigte sind\n1. Arbeitnehmerinnen und Arbeitnehmer,";
+    assert_eq!(
+        defined_terms_in(paragraphs),
+        vec!["Verstöße", "Offenlegung", "Beschäftigte"]
+    );
+    // an unnumbered sentence, a lettered item, a lower-case phrase are none
+    assert!(defined_terms_in("Im Sinne dieser Verordnung bezeichnet der Ausdruck:\na) das Bundesamt,\n3. nach Maßgabe ist").is_empty());
+}
+
+#[test]
 fn defined_term_routes_to_its_definitions_norm() {
     let d = DefinedTerms::new(vec![
         (
