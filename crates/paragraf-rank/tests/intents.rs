@@ -332,3 +332,17 @@ fn tom_is_the_data_protection_shorthand_for_the_security_of_processing() {
         q.signals
     );
 }
+
+#[test]
+fn unterfallen_is_falling_under_a_law() {
+    // own phrasings; the two-word form „fällt unter“ is a real question of
+    // nis2-umsetzung.com („Wann fällt ein Unternehmen unter die NIS2-Richtlinie?“)
+    for text in [
+        "Unterfällt unser Sportverein der DSGVO?",
+        "Warum unterfallen Videoaufnahmen der DSGVO?",
+        "Wann fällt ein Unternehmen unter die NIS2-Richtlinie?",
+    ] {
+        let q = analyze(text);
+        assert!(q.scope_intent, "{text}: {:?}", q.signals);
+    }
+}
