@@ -379,9 +379,7 @@ pub struct Lexicon {
     /// addressed`: the phrase, and the signal it holds).
     pub guidance_addressed: Vec<(Pattern, String)>,
     pub definition_intent: Vec<Pattern>,
-    /// Words that ask for the difference between two things
-    /// (`[definition_intent] compare`): definition intent for two terms of
-    /// art, purpose intent for two laws the question names.
+    /// The difference between two things (`[definition_intent] compare`).
     pub definition_compare: Vec<Pattern>,
     /// The words before a quoted term that ask what it means
     /// (`[definition_intent] quoted_frames`, folded and lower-cased, e.g.
