@@ -280,7 +280,7 @@ fn the_difference_between_two_laws_asks_what_each_is_about() {
         assert!(!q.definition_intent, "{text}: {:?}", q.signals);
     }
     // two laws named with a plain definition question stay a definition question
-    let q = analyze("Was bedeutet Pseudonymisierung im Sinne der DSGVO und des BDSG?");
+    let q = analyze("Wie verstehen DSGVO und BDSG den Begriff der Pseudonymisierung?");
     assert!(q.definition_intent && !q.purpose_intent, "{:?}", q.signals);
 }
 
