@@ -7,7 +7,7 @@ use crate::{lawwords, Engine, QueryAnalysis};
 use paragraf_rank::LawMatch;
 use paragraf_rank::{
     analyze_query_with, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
-    keep_named_laws, HeadingMatch,
+    keep_named_law_titles, keep_named_laws, HeadingMatch,
 };
 use paragraf_types::NormRef;
 
@@ -88,14 +88,15 @@ impl Engine {
             self.law_lift
                 .lift(&self.index.inverted, &self.index.chunks, term, laws)
         };
-        let laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
+        let mut laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
+        let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
+        keep_named_law_titles(&mut laws, &q.regulations, &regime_of);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental
         if !laws.is_empty() {
             matches.retain(|m| laws.iter().any(|l| m.norm.is_of(&l.regulation)));
         } else {
             // likewise a law named by its name or abbreviation
-            let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
             keep_named_laws(&mut matches, &q.regulations, &regulation_of, &regime_of);
         }
         if q.application_intent || q.scope_intent || q.consequence_intent || q.purpose_intent {

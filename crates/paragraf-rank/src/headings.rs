@@ -867,25 +867,8 @@ pub fn exceptions_set_aside(
     aside
 }
 
-/// Heading matches of a question that names its laws (by name or
-/// abbreviation, `named`): headings of those laws and of laws of their
-/// regime (an EU act and its national implementation, seed 06) stay; a
-/// heading of another law that shares a word is incidental.
-pub fn keep_named_laws(
-    matches: &mut Vec<HeadingMatch>,
-    named: &[String],
-    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
-    regime_of: &dyn Fn(&str) -> String,
-) {
-    if named.is_empty() {
-        return;
-    }
-    let regimes: BTreeSet<String> = named.iter().map(|r| regime_of(r)).collect();
-    matches.retain(|m| {
-        regulation_of(&m.norm)
-            .is_some_and(|r| named.contains(&r) || regimes.contains(&regime_of(&r)))
-    });
-}
+mod named;
+pub use named::{keep_named_law_titles, keep_named_laws};
 
 #[cfg(test)]
 mod tests;

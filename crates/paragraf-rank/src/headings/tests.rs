@@ -743,3 +743,30 @@ fn a_named_law_keeps_its_own_and_its_regimes_headings() {
     keep_named_laws(&mut m, &[], &reg_of, &regime);
     assert_eq!(m.len(), 4);
 }
+
+#[test]
+fn a_named_law_keeps_only_its_regimes_title_matches() {
+    let regime = |r: &str| match r {
+        "BSIG" | "NIS2" => "NIS2".to_string(),
+        r => r.to_string(),
+    };
+    let law = |r: &str| LawMatch {
+        regulation: r.into(),
+        title: format!("title of {r}"),
+        terms: vec!["t".into()],
+        lift: 40.0,
+    };
+    let names = |l: &[LawMatch]| l.iter().map(|m| m.regulation.clone()).collect::<Vec<_>>();
+    // the Data Act named, the GeschGehG reached by its title word
+    let mut l = vec![law("GeschGehG"), law("Data Act")];
+    keep_named_law_titles(&mut l, &["Data Act".into()], &regime);
+    assert_eq!(names(&l), ["Data Act"]);
+    // the EU act named: its national implementation's title stays
+    let mut l = vec![law("BSIG"), law("GeschGehG")];
+    keep_named_law_titles(&mut l, &["NIS2".into()], &regime);
+    assert_eq!(names(&l), ["BSIG"]);
+    // no law named: every title match stays
+    let mut l = vec![law("BSIG"), law("GeschGehG")];
+    keep_named_law_titles(&mut l, &[], &regime);
+    assert_eq!(l.len(), 2);
+}

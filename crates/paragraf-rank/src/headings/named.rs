@@ -1,0 +1,45 @@
+//! A question that names its laws (by name or abbreviation): the law's own
+//! words of other laws that it meets are incidental.
+
+use super::{HeadingMatch, LawMatch};
+use paragraf_types::NormRef;
+use std::collections::BTreeSet;
+
+/// Heading matches of a question that names its laws (by name or
+/// abbreviation, `named`): headings of those laws and of laws of their
+/// regime (an EU act and its national implementation, seed 06) stay; a
+/// heading of another law that shares a word is incidental.
+pub fn keep_named_laws(
+    matches: &mut Vec<HeadingMatch>,
+    named: &[String],
+    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
+    regime_of: &dyn Fn(&str) -> String,
+) {
+    if named.is_empty() {
+        return;
+    }
+    let regimes: BTreeSet<String> = named.iter().map(|r| regime_of(r)).collect();
+    matches.retain(|m| {
+        regulation_of(&m.norm)
+            .is_some_and(|r| named.contains(&r) || regimes.contains(&regime_of(&r)))
+    });
+}
+
+/// Law-title matches of a question that names its laws by name or
+/// abbreviation (`named`): a title of another regime that a word of the
+/// question meets is incidental — "Stellen die Datenzugangsansprüche unter
+/// dem Data Act eine Gefahr für Geschäftsgeheimnisse dar?" asks the Data
+/// Act, though „Geschäftsgeheimnisse“ is the GeschGehG's title word (real
+/// questions of cmshs-bloggt.de and sorena.io). Titles of the named laws'
+/// regimes stay.
+pub fn keep_named_law_titles(
+    laws: &mut Vec<LawMatch>,
+    named: &[String],
+    regime_of: &dyn Fn(&str) -> String,
+) {
+    if named.is_empty() {
+        return;
+    }
+    let regimes: BTreeSet<String> = named.iter().map(|r| regime_of(r)).collect();
+    laws.retain(|l| regimes.contains(&regime_of(&l.regulation)));
+}
