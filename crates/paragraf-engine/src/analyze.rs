@@ -68,19 +68,11 @@ impl Engine {
                 .collect();
             q.set_aside_topic_norms(&guess, "no_defined_term");
         }
-        let mut defining: Vec<String> = defined
+        let defining: Vec<String> = defined
             .iter()
             .filter_map(|m| regulation_of(&m.norm))
             .collect();
-        defining.sort();
-        defining.dedup();
-        // a term of art of one law (its regime): „processing“, which many
-        // laws define, says nothing of the question's area
-        let regimes: std::collections::BTreeSet<&str> =
-            defining.iter().map(|r| self.lexicon.regime_of(r)).collect();
-        if regimes.len() == 1 {
-            q.add_defining_law_domains(&defining, self.lexicon);
-        }
+        q.add_defining_law_domains(&defining, self.lexicon);
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
         let mut matches = defined;
         matches.extend(headings);

@@ -285,24 +285,6 @@ fn the_difference_between_two_laws_asks_what_each_is_about() {
 }
 
 #[test]
-fn a_third_country_narrows_a_scope_question_to_the_laws_reach() {
-    for text in [
-        "Gilt die DSGVO auch für einen Onlineshop in den USA?",
-        "Does the GDPR apply to a company in India selling to EU customers?",
-    ] {
-        let q = analyze(text);
-        assert!(
-            q.scope_intent && q.scope_narrowed,
-            "{text}: {:?}",
-            q.signals
-        );
-    }
-    // what the law covers, no place beyond it: not narrowed
-    let q = analyze("Does the GDPR apply to photos shared by private persons?");
-    assert!(q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
-}
-
-#[test]
 fn tom_is_the_data_protection_shorthand_for_the_security_of_processing() {
     use paragraf_types::Domain;
     for text in [

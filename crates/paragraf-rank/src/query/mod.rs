@@ -398,8 +398,15 @@ impl QueryAnalysis {
     /// A definition question's term of art names its law: the areas of the
     /// laws that define the question's term (`defining`) join the question's
     /// domains („What is a ‘connected product’?“ is a Data Act question,
-    /// though „product“ alone says product safety).
+    /// though „product“ alone says product safety) — when they are the laws
+    /// of one regime: „processing“, which many laws define, says nothing of
+    /// the question's area.
     pub fn add_defining_law_domains(&mut self, defining: &[String], lexicon: &crate::Lexicon) {
+        let regimes: std::collections::BTreeSet<&str> =
+            defining.iter().map(|r| lexicon.regime_of(r)).collect();
+        if regimes.len() != 1 {
+            return;
+        }
         for name in defining {
             let Some(r) = lexicon.regulation(name) else {
                 continue;

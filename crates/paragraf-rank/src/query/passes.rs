@@ -456,8 +456,8 @@ impl<'a> Passes<'a> {
         let beyond = first_match(&lex.scope_intent.narrow_when, toks)
             .map(|(p, words)| (p.source.clone(), words))
             .or_else(|| {
-                let (p, words) = first_match(&lex.third_country, toks)?;
-                q.third_country.then(|| (p.source.clone(), words))
+                let s = q.signals.iter().find(|s| s.feature == "third_country")?;
+                Some((s.signal.clone(), s.detail.clone()))
             });
         let application = heading_intent(&lex.application_intent, toks);
         let scope = heading_intent(&lex.scope_intent, toks);

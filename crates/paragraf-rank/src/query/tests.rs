@@ -733,6 +733,9 @@ fn a_place_beyond_the_laws_territory_asks_its_territorial_scope() {
         "When does the AI Act apply to providers outside the Union?",
         // a real question (cookiehub.com, a page of no eval set)
         "Does the GDPR Apply to Companies Outside of the EU?",
+        // a third country named (`[third_country]`)
+        "Gilt die DSGVO auch für einen Onlineshop in den USA?",
+        "Does the GDPR apply to a company in India selling to EU customers?",
     ] {
         let q = a(text);
         assert!(
@@ -744,6 +747,8 @@ fn a_place_beyond_the_laws_territory_asks_its_territorial_scope() {
     }
     // no place beyond: the general scope, or the date
     let q = a("Gilt die DSGVO auch für Vereine?");
+    assert!(q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
+    let q = a("Does the GDPR apply to photos shared by private persons?");
     assert!(q.scope_intent && !q.scope_narrowed, "{:?}", q.signals);
     let q = a("When does the AI Act apply?");
     assert!(q.application_intent && !q.scope_intent, "{:?}", q.signals);
@@ -940,5 +945,11 @@ fn a_defined_term_brings_the_areas_of_the_law_that_defines_it() {
     let mut q = a("What does ‘product data’ mean?");
     let before = q.domains.clone();
     q.add_defining_law_domains(&["No Such Act".to_string()], Lexicon::builtin());
+    assert_eq!(q.domains, before);
+    // a term several regimes define („processing“) says nothing of the area
+    q.add_defining_law_domains(
+        &["Data Act".to_string(), "DSGVO".to_string()],
+        Lexicon::builtin(),
+    );
     assert_eq!(q.domains, before);
 }
