@@ -211,7 +211,8 @@ const DEROGATION_OPENINGS: &[&str] = &["Abweichend von", "In Abweichung von", "O
 /// („Ausnahmen vom Vertraulichkeitsgebot“, § 9 HinSchG → § 8); or a norm
 /// headed exactly like a norm of another law that it cites (§ 34 BDSG
 /// „Auskunftsrecht der betroffenen Person“ restricts Art. 15 DSGVO, headed
-/// so too); or a norm that opens with the legal formula of a derogation
+/// so too; not a definitions norm, which borrows the other law's
+/// definitions: § 2 BSIG citing § 2 TDDDG); or a norm that opens with the legal formula of a derogation
 /// citing the rule („Ohne die nach § 22 erforderliche Einwilligung …“,
 /// § 23 KUG, whose heading the source lacks; „Abweichend von Artikel 9
 /// Absatz 1 der Verordnung (EU) 2016/679 …“, § 22 BDSG). Only rules the
@@ -222,8 +223,13 @@ pub fn exception_rules(chunks: &[Chunk]) -> BTreeMap<NormRef, NormRef> {
     let mut refs: BTreeMap<NormRef, BTreeSet<&NormRef>> = BTreeMap::new();
     // the rule a norm's opening derogation cites (its first chunk's first reference)
     let mut derogates: BTreeMap<NormRef, &NormRef> = BTreeMap::new();
+    // definitions norms: one that cites another law's definitions borrows them
+    let mut definitions: BTreeSet<NormRef> = BTreeSet::new();
     for c in chunks.iter().filter(|c| c.lang == Lang::De) {
         let n = c.norm_ref();
+        if c.source_role == SourceRole::Definition {
+            definitions.insert(n.clone());
+        }
         if c.part <= 1 {
             let opening = c.text.trim_start().trim_start_matches("(1)").trim_start();
             let derogation = DEROGATION_OPENINGS.iter().any(|o| opening.starts_with(o));
@@ -266,6 +272,7 @@ pub fn exception_rules(chunks: &[Chunk]) -> BTreeMap<NormRef, NormRef> {
                     by_heading.get(&(*reg, rest)).map(|n| (*n).clone())
                 }
             }
+            None if definitions.contains(b) => None,
             None => refs.get(b).and_then(|rs| {
                 rs.iter()
                     .find(|a| !a.is_of(reg) && norms.get(**a).is_some_and(|(_, h)| h == t))

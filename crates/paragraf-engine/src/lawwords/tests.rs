@@ -197,6 +197,20 @@ fn an_exception_finds_the_rule_it_excepts() {
             .text("(1) Abweichend von § 7 darf die Stelle … weitergeben.")
             .refs(&["§ 7 XG", "§ 2 XG"], &[])
             .build(),
+        // a definitions norm citing the same-headed definitions of another
+        // law borrows them: no exception
+        chunk("YV", "Art. 2")
+            .lang(Lang::De)
+            .title("Begriffsbestimmungen")
+            .role(SourceRole::Definition)
+            .build(),
+        chunk("XG", "§ 1")
+            .lang(Lang::De)
+            .title("Begriffsbestimmungen")
+            .text("Im Sinne dieses Gesetzes gelten die Begriffe nach Artikel 2 …")
+            .refs(&["Art. 2 YV"], &[])
+            .role(SourceRole::Definition)
+            .build(),
         // an ordinary norm citing another: no exception
         chunk("XG", "§ 31")
             .lang(Lang::De)
