@@ -65,6 +65,7 @@ pub use golden::{
 pub use machine::Machine;
 pub use run::{
     merge_shards, run_eval, score_query, shard_of, Aggregate, AnswerAggregate, AnswerStats,
-    EvalOutput, EvalReport, QueryResult, Rate, ReportMeta, RunConfig, Searcher, Shard, StageReport,
+    EvalOutput, EvalReport, Misses, QueryResult, Rate, ReportMeta, RunConfig, Searcher, Shard,
+    StageReport,
 };
 pub use stats::{median, percentile, within_noise, Stat};

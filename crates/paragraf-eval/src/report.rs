@@ -162,6 +162,22 @@ impl EvalReport {
             );
         }
 
+        if self.stages.iter().any(|st| st.aggregate.misses.total > 0) {
+            s.push_str("\n## Where the misses lie\n\nQuestions whose primary hit failed: the first norm of an expected norm's law (law found, another norm first); the expected norm lower in the returned list, or not in it.\n\n| stage | misses | law found first | expected lower in the list | not in the list |\n|---|---:|---:|---:|---:|\n");
+            for st in &self.stages {
+                let m = &st.aggregate.misses;
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} |",
+                    md_escape(&st.stage),
+                    m.total,
+                    m.law_first,
+                    m.in_list,
+                    m.absent
+                );
+            }
+        }
+
         if self.stages.iter().any(|st| st.by_lang.len() > 1) {
             s.push_str("\n## Retrieval per question language\n\n| stage | lang | scored | hit@1 | hit@5 | MRR@10 | passed |\n|---|---|---:|---:|---:|---:|---:|\n");
             for st in &self.stages {

@@ -119,6 +119,10 @@ pub struct QueryResult {
     pub ndcg_at_10: Option<f64>,
     /// 1-based rank of the first expected norm in the whole deduplicated list.
     pub first_relevant_rank: Option<usize>,
+    /// The first distinct norm is of an expected norm's law (the law was
+    /// found, maybe not its norm). `None` without expected norms or results.
+    #[serde(default)]
+    pub law_first: Option<bool>,
     /// `primary_norm` + `primary_regulation` of the assessment.
     pub primary: Option<String>,
     /// The first five distinct norms, `"<norm> <regulation>"`.
@@ -239,6 +243,35 @@ pub struct CategoryAggregate {
     pub hit_at_1: Rate,
 }
 
+/// Where the misses of a stage lie: of the scored questions whose primary
+/// hit failed, those whose first norm is of an expected norm's law (the law
+/// found, another of its norms first), and those whose expected norm stands
+/// lower in the returned list or not in it at all (`in_list` + `absent` =
+/// `total`). Aggregates only, so a held-out set can be read this way.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Misses {
+    pub total: usize,
+    pub law_first: usize,
+    pub in_list: usize,
+    pub absent: usize,
+}
+
+impl Misses {
+    fn of(scored: &[&QueryResult]) -> Misses {
+        let mut m = Misses::default();
+        for r in scored.iter().filter(|r| r.hit_at_1 == Some(false)) {
+            m.total += 1;
+            m.law_first += usize::from(r.law_first == Some(true));
+            if r.first_relevant_rank.is_some() {
+                m.in_list += 1;
+            } else {
+                m.absent += 1;
+            }
+        }
+        m
+    }
+}
+
 /// Aggregates of one stage.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Aggregate {
@@ -251,6 +284,9 @@ pub struct Aggregate {
     pub hit_at_5: Option<f64>,
     pub mrr_at_10: Option<f64>,
     pub ndcg_at_10: Option<f64>,
+    /// Where the primary-hit misses lie.
+    #[serde(default)]
+    pub misses: Misses,
     /// Pass rate of each check, by name.
     pub checks: BTreeMap<String, Rate>,
     /// Questions with at least one check whose checks all passed.
@@ -427,6 +463,7 @@ pub fn score_query(
         reciprocal_rank: scored.then_some(0.0),
         ndcg_at_10: scored.then_some(0.0),
         first_relevant_rank: None,
+        law_first: None,
         primary: None,
         top: Vec::new(),
         checks: Vec::new(),
@@ -485,6 +522,12 @@ pub fn score_query(
             RANK_CUTOFF,
         ));
         r.first_relevant_rank = first_relevant_rank(&rel, rel.len());
+        r.law_first = ranked.first().map(|(_, law)| {
+            q.expect_any.iter().any(|e| {
+                e.strip_suffix(law.as_str())
+                    .is_some_and(|head| head.ends_with(' '))
+            })
+        });
     }
     r.checks = run_checks(q, out, generate);
     r.passed = r.hit_at_1.unwrap_or(true) && r.checks.iter().all(|c| c.passed);
@@ -556,6 +599,7 @@ impl Aggregate {
             hit_at_5: share(&|r| r.hit_at_5 == Some(true)),
             mrr_at_10: mean_opt(scored.iter().filter_map(|r| r.reciprocal_rank)),
             ndcg_at_10: mean_opt(scored.iter().filter_map(|r| r.ndcg_at_10)),
+            misses: Misses::of(&scored),
             checks,
             checks_all,
             passed,

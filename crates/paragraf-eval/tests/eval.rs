@@ -322,6 +322,18 @@ fn metrics_of_the_scripted_engine() {
         .all(|c| !c.passed && c.detail.contains("index not loaded")));
     // hit@1 weak: m-002 yes, m-005 yes, m-006 yes, m-008 yes; m-001, m-007 no → 4/6
     assert!(close(w.hit_at_1, 4.0 / 6.0));
+    // where they lie: m-001 has its law first (Art. 38 DSGVO) and Art. 37
+    // lower in the list; m-007 failed, nothing in the list
+    assert_eq!(m1.law_first, Some(true));
+    assert_eq!(weak.queries[6].law_first, None);
+    let misses = paragraf_eval::Misses {
+        total: 2,
+        law_first: 1,
+        in_list: 1,
+        absent: 1,
+    };
+    assert_eq!(w.misses, misses);
+    assert_eq!(g.misses, paragraf_eval::Misses::default());
     // checks: control_intent fails (1 control role), historical fails, scope fails (error),
     // abstain fails (answer did not abstain)
     assert_eq!(w.checks["control_intent"].passed, 0);
@@ -388,6 +400,9 @@ fn reports_render_and_round_trip() {
         "| weak | 6 | 0.667 | 0.667 |",
         "| control_intent | 0.000 (0/1) | 1.000 (1/1) |",
         "## Answers",
+        "## Where the misses lie",
+        "| weak | 2 | 1 | 1 | 1 |",
+        "| good | 0 | 0 | 0 | 0 |",
         "| m-001 | DSGVO | Art. 37 DSGVO, § 38 BDSG | ✗ Art. 38 DSGVO (#2) | ✓ Art. 37 DSGVO (#1) |",
         "## Failures at stage `good` (0)",
         "| m-002 | DSGVO | Art. 33 DSGVO | ✓ Art. 34 DSGVO · primary Art. 33 Abs. 1 DSGVO |",
