@@ -212,11 +212,11 @@ const DEROGATION_OPENINGS: &[&str] = &["Abweichend von", "In Abweichung von", "O
 /// headed exactly like a norm of another law that it cites (§ 34 BDSG
 /// „Auskunftsrecht der betroffenen Person“ restricts Art. 15 DSGVO, headed
 /// so too; not a definitions norm, which borrows the other law's
-/// definitions: § 2 BSIG citing § 2 TDDDG); or a norm that opens with the legal formula of a derogation
-/// citing the rule („Ohne die nach § 22 erforderliche Einwilligung …“,
-/// § 23 KUG, whose heading the source lacks; „Abweichend von Artikel 9
-/// Absatz 1 der Verordnung (EU) 2016/679 …“, § 22 BDSG). Only rules the
-/// corpus holds.
+/// definitions: § 2 BSIG citing § 2 TDDDG); or a norm that opens with the
+/// legal formula of a derogation citing the rule („Ohne die nach § 22
+/// erforderliche Einwilligung …“, § 23 KUG, whose heading the source lacks;
+/// „Abweichend von Artikel 9 Absatz 1 der Verordnung (EU) 2016/679 …“,
+/// § 22 BDSG). Only rules the corpus holds.
 pub fn exception_rules(chunks: &[Chunk]) -> BTreeMap<NormRef, NormRef> {
     // per norm: its law, its German heading (lower case) and what it cites
     let mut norms: BTreeMap<NormRef, (&str, String)> = BTreeMap::new();

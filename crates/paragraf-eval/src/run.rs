@@ -10,7 +10,7 @@ use crate::metrics::{
 };
 pub use crate::searcher::{EvalOutput, Searcher};
 use crate::stats::{mean, median, percentile};
-use paragraf_types::{AbstainReason, Timings};
+use paragraf_types::{AbstainReason, NormRef, Timings};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -495,12 +495,9 @@ pub fn score_query(
             RANK_CUTOFF,
         ));
         r.first_relevant_rank = first_relevant_rank(&rel, rel.len());
-        r.law_first = ranked.first().map(|(_, law)| {
-            q.expect_any.iter().any(|e| {
-                e.strip_suffix(law.as_str())
-                    .is_some_and(|head| head.ends_with(' '))
-            })
-        });
+        r.law_first = ranked
+            .first()
+            .map(|(_, law)| q.expect_any.iter().any(|e| NormRef(e.clone()).is_of(law)));
     }
     r.checks = run_checks(q, out, generate);
     r.passed = r.hit_at_1.unwrap_or(true) && r.checks.iter().all(|c| c.passed);
