@@ -285,6 +285,36 @@ fn the_difference_between_two_laws_asks_what_each_is_about() {
 }
 
 #[test]
+fn a_law_named_alone_after_what_is_asks_what_the_law_is_about() {
+    for text in [
+        // own phrasings
+        "Was ist die KI-Verordnung?",
+        "What is the EU Data Act?",
+        // real question (a tuning page; the gap showed on compliance-center.eu)
+        "What is the EU Law Enforcement Directive?",
+    ] {
+        let q = analyze(text);
+        assert!(q.purpose_intent, "{text}: {:?}", q.signals);
+        assert!(!q.definition_intent, "{text}: {:?}", q.signals);
+    }
+    // a word of the law after the frame asks what the word means
+    for text in [
+        "What is a processor under the GDPR?",
+        "Was ist ein Anbieter nach der KI-Verordnung?",
+    ] {
+        let q = analyze(text);
+        assert!(
+            q.definition_intent && !q.purpose_intent,
+            "{text}: {:?}",
+            q.signals
+        );
+    }
+    // and a right the law grants is no question about the whole law
+    let q = analyze("Was ist das Auskunftsrecht nach der DSGVO?");
+    assert!(!q.purpose_intent, "{:?}", q.signals);
+}
+
+#[test]
 fn tom_is_the_data_protection_shorthand_for_the_security_of_processing() {
     use paragraf_types::Domain;
     for text in [

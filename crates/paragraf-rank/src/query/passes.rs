@@ -396,6 +396,14 @@ impl<'a> Passes<'a> {
             .as_ref()
             .filter(|(_, _, law)| *law)
             .map(|(frame, term, _)| ("quoted_frames".to_string(), format!("{frame} „{term}“")));
+        // a law's bare name after the frame, unquoted, asks the same as a
+        // quoted one: what the law is about
+        if self.quoted_law.is_none() {
+            self.quoted_law = law_named_after_frame(self.query, lex);
+            if self.quoted_law.is_some() {
+                return;
+            }
+        }
         // the difference between two laws is what each is about
         let compared = first_match(&lex.definition_compare, &self.toks)
             .map(|(p, words)| (p.source.clone(), words));
@@ -636,6 +644,36 @@ const OPENING_QUOTES: &[char] = &['„', '“', '"', '«', '»', '‘', '‚', '
 const CLOSING_QUOTES: &[char] = &['“', '”', '"', '»', '«', '’', '‘', '‹', '›'];
 /// The longest quoted term read as a term of art (words).
 const QUOTED_TERM_MAX_WORDS: usize = 6;
+
+/// A question that is a definition frame and a law's name and nothing else,
+/// unquoted: „Was ist das Hinweisgeberschutzgesetz?“, "What is the EU Law
+/// Enforcement Directive?" (fillers and "EU" between frame and name
+/// skipped). Returns
+/// (signal, words) for the purpose intent.
+fn law_named_after_frame(query: &str, lex: &Lexicon) -> Option<(String, String)> {
+    let toks = crate::text::tokens(query, false);
+    let frame = lex.quoted_frames.iter().find(|f| toks.starts_with(f))?;
+    let mut rest = &toks[frame.len()..];
+    // fillers, and "EU" before an EU act's name ("the EU Data Act")
+    while rest
+        .first()
+        .is_some_and(|w| lex.quoted_fillers.contains(w) || w == "eu")
+    {
+        rest = &rest[1..];
+    }
+    let (_, words) = lex
+        .regulations
+        .iter()
+        .find_map(|r| first_match(&r.aliases, rest))?;
+    // the name is all that follows: "What is a processor under the GDPR?"
+    // asks what a word of the law means
+    (words.split(' ').count() == rest.len()).then(|| {
+        (
+            "quoted_frames".to_string(),
+            format!("{} {words}", frame.join(" ")),
+        )
+    })
+}
 
 /// A question that asks what a quoted term means: the words before the
 /// first quotation mark are a definition frame of the lexicon
