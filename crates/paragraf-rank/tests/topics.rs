@@ -564,6 +564,11 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Ist Kaltakquise per Telefon bei Geschäftskunden erlaubt?",
             "Darf ich Bestandskunden ohne Opt-in einen Newsletter schicken?",
             "Can we send our newsletter to existing customers without a fresh opt-in?",
+            // the English of „Kaltakquise“ (own phrasings; a real question of
+            // newstoday24.de, the gap showed on anilead.io)
+            "Are we allowed to cold call business prospects?",
+            "May a start-up send cold emails to potential clients?",
+            "Is Cold Calling Legal in Germany? What Companies Can — and Cannot — Do Under Strict Laws",
         ],
     ),
     (
