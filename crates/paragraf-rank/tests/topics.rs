@@ -1062,6 +1062,25 @@ fn a_picture_without_its_publication_is_no_image_right() {
 }
 
 #[test]
+fn an_agreement_is_a_contract_not_consent() {
+    let lex = Lexicon::builtin();
+    // own phrasings, and a real question of morlings.se (the gap showed on urlawhero.com too)
+    for text in [
+        "Who has to sign a data processing agreement with our cloud vendor?",
+        "Does a licence agreement need a clause on trade secrets?",
+        "When is a data processing agreement required under the GDPR?",
+    ] {
+        assert_no_topic(lex, text, &["consent"]);
+    }
+    let q = analyze_query(
+        "The customer agreed to the processing of his personal data by ticking a box. Is that enough?",
+        &[],
+        lex,
+    );
+    assert!(q.topics.iter().any(|t| t == "consent"), "{:?}", q.topics);
+}
+
+#[test]
 fn an_employer_without_staff_data_is_no_employee_data_question() {
     let lex = Lexicon::builtin();
     for text in [
