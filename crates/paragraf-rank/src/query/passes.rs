@@ -387,8 +387,8 @@ impl<'a> Passes<'a> {
 
     /// Definition intent → the definitions norms of the named regulations
     /// (else of the question's domains). A quoted term after a definition
-    /// frame is one too; a quoted law name there is left for the purpose
-    /// intent.
+    /// frame is one too; a law's name there, quoted or alone, is left for
+    /// the purpose intent.
     pub(super) fn definition_intent(&mut self, q: &mut QueryAnalysis) {
         let lex = self.lex;
         let quoted = quoted_term(self.query, lex);
@@ -648,8 +648,7 @@ const QUOTED_TERM_MAX_WORDS: usize = 6;
 /// A question that is a definition frame and a law's name and nothing else,
 /// unquoted: „Was ist das Hinweisgeberschutzgesetz?“, "What is the EU Law
 /// Enforcement Directive?" (fillers and "EU" between frame and name
-/// skipped). Returns
-/// (signal, words) for the purpose intent.
+/// skipped). Returns (signal, words) for the purpose intent.
 fn law_named_after_frame(query: &str, lex: &Lexicon) -> Option<(String, String)> {
     let toks = crate::text::tokens(query, false);
     let frame = lex.quoted_frames.iter().find(|f| toks.starts_with(f))?;
