@@ -399,7 +399,7 @@ impl<'a> Passes<'a> {
         // a law's bare name after the frame, unquoted, asks the same as a
         // quoted one: what the law is about
         if self.quoted_law.is_none() {
-            self.quoted_law = law_named_after_frame(self.query, lex);
+            self.quoted_law = law_named_after_frame(&self.toks, lex);
             if self.quoted_law.is_some() {
                 return;
             }
@@ -649,8 +649,9 @@ const QUOTED_TERM_MAX_WORDS: usize = 6;
 /// unquoted: „Was ist das Hinweisgeberschutzgesetz?“, "What is the EU Law
 /// Enforcement Directive?" (fillers and "EU" between frame and name
 /// skipped). Returns (signal, words) for the purpose intent.
-fn law_named_after_frame(query: &str, lex: &Lexicon) -> Option<(String, String)> {
-    let toks = crate::text::tokens(query, false);
+fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, String)> {
+    // the question's own tokens, before the variants `tokens_with_variants` appends
+    let toks = toks.split(String::is_empty).next().unwrap_or_default();
     let frame = lex.quoted_frames.iter().find(|f| toks.starts_with(f))?;
     let mut rest = &toks[frame.len()..];
     // fillers, and "EU" before an EU act's name ("the EU Data Act")
