@@ -163,15 +163,16 @@ fn load_index_and_embedder(
 fn warn_old_analysis(index: &LoadedIndex) {
     // the built-in term table is keyed by the current analyzer's stems
     let cfg = index.inverted.analyzer().config();
-    if !(cfg.derivation && cfg.stem_tails && cfg.zu_infix) {
+    if !(cfg.derivation && cfg.stem_tails && cfg.zu_infix && cfg.stem_overrides) {
         tracing::warn!(
             "the index was built by an older analyzer (derivation {}, stem_tails {}, \
-             zu_infix {}): it keeps its own analysis, but some German words miss their \
-             translations and derived forms; rebuild it with `paragraf index build` \
-             (minutes from the embedding checkpoint)",
+             zu_infix {}, stem_overrides {}): it keeps its own analysis, but some words \
+             miss their translations and derived forms; rebuild it with `paragraf index \
+             build` (minutes from the embedding checkpoint)",
             cfg.derivation,
             cfg.stem_tails,
-            cfg.zu_infix
+            cfg.zu_infix,
+            cfg.stem_overrides
         );
     }
     if cfg.bm25.heading_weight < paragraf_index::analyzer::BM25_HEADING_WEIGHT {

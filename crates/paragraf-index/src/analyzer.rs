@@ -21,13 +21,14 @@
 use paragraf_types::Lang;
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 const STOP_DE: &str = include_str!("../data/stopwords_de.txt");
 const STOP_EN: &str = include_str!("../data/stopwords_en.txt");
 const COMPOUND_PARTS_DE: &str = include_str!("../data/compound_parts_de.txt");
 const DERIVATION_EXCEPTIONS_DE: &str = include_str!("../data/derivation_exceptions_de.txt");
+const STEM_OVERRIDES_EN: &str = include_str!("../data/stem_overrides_en.txt");
 
 /// BM25 parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +121,12 @@ pub struct AnalyzerConfig {
     /// option (their manifest lacks it).
     #[serde(default)]
     pub noun_derivation: bool,
+    /// English: words the Snowball stemmer folds into an unrelated word's
+    /// stem keep a stem of their own (`data/stem_overrides_en.txt`:
+    /// "important" is no form of "importer"). Off for indexes built before
+    /// this option (their manifest lacks it).
+    #[serde(default)]
+    pub stem_overrides: bool,
 }
 
 impl Default for AnalyzerConfig {
@@ -137,6 +144,7 @@ impl Default for AnalyzerConfig {
             derivation: true,
             stem_tails: true,
             noun_derivation: true,
+            stem_overrides: true,
         }
     }
 }
@@ -219,6 +227,16 @@ pub fn fold(s: &str) -> String {
         }
     }
     out
+}
+
+/// `word stem` lines of a data file (comments and blank lines skipped).
+fn word_pairs(data: &str) -> HashMap<String, String> {
+    data.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(' '))
+        .map(|(w, s)| (fold(w), fold(s.trim())))
+        .collect()
 }
 
 fn word_list(data: &str) -> HashSet<String> {
@@ -319,6 +337,8 @@ pub struct Analyzer {
     /// Lexicalised derivations whose base means something else
     /// (`data/derivation_exceptions_de.txt`: „Belegschaft“ is no „Beleg“).
     derivation_exceptions: Arc<HashSet<String>>,
+    /// English word → the stem it keeps (`stem_overrides`; empty when off).
+    stem_overrides_en: Arc<HashMap<String, String>>,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -354,6 +374,11 @@ impl Analyzer {
             lexicon: Arc::new(lexicon),
             lexicon_stems: Arc::new(HashSet::new()),
             derivation_exceptions: Arc::new(word_list(DERIVATION_EXCEPTIONS_DE)),
+            stem_overrides_en: Arc::new(if cfg.stem_overrides {
+                word_pairs(STEM_OVERRIDES_EN)
+            } else {
+                HashMap::new()
+            }),
         };
         if cfg.stem_tails && cfg.decompound && cfg.stem {
             let stems: HashSet<String> = a.lexicon.iter().map(|w| a.stem(w, Lang::De)).collect();
@@ -471,7 +496,12 @@ impl Analyzer {
         }
         let st = match lang {
             Lang::De => &self.stem_de,
-            Lang::En => &self.stem_en,
+            Lang::En => {
+                if let Some(own) = self.stem_overrides_en.get(word) {
+                    return own.clone();
+                }
+                &self.stem_en
+            }
         };
         let mut s = fold(&st.stem(word));
         if self.cfg.derivation && lang == Lang::De {
@@ -876,6 +906,37 @@ mod tests {
             an.detect_lang("Wann muss ein Unternehmen einen Beauftragten benennen?"),
             Lang::De
         );
+    }
+
+    #[test]
+    fn important_is_no_form_of_importer() {
+        let an = a();
+        let terms = |s: &str| an.analyze_lang(s, Lang::En);
+        // NIS2's important entities, the CRA's important products: not the
+        // importers of the CRA, the GPSR and the RED
+        for q in [
+            "Which duties do important entities have?",
+            "Is my router an important product with digital elements?",
+            "Does the risk assessment apply only to important or critical products?",
+        ] {
+            assert!(!terms(q).contains(&"import".to_string()), "{q}: {:?}", terms(q));
+        }
+        assert_eq!(terms("important"), terms("importance"));
+        assert_eq!(terms("importers"), terms("import"));
+        assert_eq!(terms("imported products"), vec!["import", "product"]);
+        // old indexes keep their analysis
+        let off = Analyzer::new(&AnalyzerConfig {
+            stem_overrides: false,
+            ..AnalyzerConfig::default()
+        });
+        assert_eq!(off.analyze_lang("important", Lang::En), vec!["import"]);
+        let old: AnalyzerConfig = serde_json::from_str(
+            &serde_json::to_string(&AnalyzerConfig::default())
+                .unwrap()
+                .replace(",\"stem_overrides\":true", ""),
+        )
+        .unwrap();
+        assert!(!old.stem_overrides);
     }
 
     #[test]
