@@ -27,6 +27,9 @@ impl Engine {
             .filter(|r| self.by_norm.contains_key(r))
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
+        if !q.definition_intent {
+            self.defined_term_after_frame(query, &mut q);
+        }
         let terms = self.question_words(query, &q);
         let mut all = terms.own.clone();
         all.extend(terms.translated.iter().cloned());
@@ -102,6 +105,28 @@ impl Engine {
         q.set_query_terms(all, terms.translated);
         q.set_synonym_terms(terms.synonyms);
         q
+    }
+
+    /// A bare definition frame and a term a law defines, nothing else but
+    /// the law's name: „Was sind Gesundheitsdaten?“, "What is profiling
+    /// under the GDPR?" ask what the term means, as a quoted term does.
+    fn defined_term_after_frame(&self, query: &str, q: &mut QueryAnalysis) {
+        let Some(words) = paragraf_rank::query::words_after_definition_frame(query, self.lexicon)
+        else {
+            return;
+        };
+        let terms = self.index.inverted.analyzer().analyze_lang(&words, q.lang);
+        if terms.is_empty() {
+            return;
+        }
+        let whole = self
+            .defined
+            .matches(&terms, &q.regulations)
+            .into_iter()
+            .find(|m| terms.iter().all(|t| m.terms.contains(t)));
+        if let Some(m) = whole {
+            q.set_definition_intent("defined_term_after_frame", m.heading);
+        }
     }
 
     /// The question's analysed terms and their translations, with the law's

@@ -807,6 +807,36 @@ fn under_duty_intent_only_norms_headed_as_a_duty_get_the_duty_gain() {
 }
 
 #[test]
+fn a_term_a_law_defines_after_a_bare_frame_asks_what_it_means() {
+    let e = engine_or_skip!();
+    // own phrasings, and a real question of a data-protection FAQ page
+    // („Was sind Gesundheitsdaten?“)
+    for question in [
+        "Was ist Pseudonymisierung?",
+        "Was ist Profiling nach der DSGVO?",
+        "Was sind Gesundheitsdaten?",
+    ] {
+        let q = e.analyze(question);
+        assert!(q.definition_intent, "{question}: {:?}", q.signals);
+        assert!(
+            q.heading_matches
+                .iter()
+                .any(|m| m.norm.as_str() == "Art. 4 DSGVO"),
+            "{question}: {:?}",
+            q.heading_matches
+        );
+    }
+    // a bare frame before anything else asks anything
+    for question in [
+        "Was ist bei einer Datenpanne zu tun?",
+        "What is required for valid consent under the GDPR?",
+    ] {
+        let q = e.analyze(question);
+        assert!(!q.definition_intent, "{question}: {:?}", q.signals);
+    }
+}
+
+#[test]
 fn a_definition_question_about_a_word_no_law_defines_keeps_no_definitions_guess() {
     let e = engine_or_skip!();
     let aside = |q: &paragraf_engine::QueryAnalysis| {

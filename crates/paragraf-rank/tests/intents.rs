@@ -315,6 +315,34 @@ fn a_law_named_alone_after_what_is_asks_what_the_law_is_about() {
 }
 
 #[test]
+fn the_words_after_a_bare_definition_frame_leave_out_the_law() {
+    use paragraf_rank::query::words_after_definition_frame;
+    let lex = Lexicon::builtin();
+    for (text, words) in [
+        // own phrasings
+        ("Was ist Pseudonymisierung?", "pseudonymisierung"),
+        ("What is profiling under the GDPR?", "profiling under"),
+        // a real question of a tuning page (a data-protection FAQ)
+        ("Was sind Gesundheitsdaten?", "gesundheitsdaten"),
+        // the frame's own fillers go too
+        (
+            "Was ist ein Geschäftsgeheimnis nach dem GeschGehG?",
+            "geschaeftsgeheimnis nach",
+        ),
+    ] {
+        assert_eq!(
+            words_after_definition_frame(text, lex).as_deref(),
+            Some(words),
+            "{text}"
+        );
+    }
+    // no frame, or nothing after it but the law
+    for text in ["Wann ist Profiling erlaubt?", "Was ist die DSGVO?"] {
+        assert_eq!(words_after_definition_frame(text, lex), None, "{text}");
+    }
+}
+
+#[test]
 fn tom_is_the_data_protection_shorthand_for_the_security_of_processing() {
     use paragraf_types::Domain;
     for text in [

@@ -431,6 +431,13 @@ impl QueryAnalysis {
         self.push("topic_set_aside", why, list.join(", "));
     }
 
+    /// Definition intent found outside the lexicon's passes (the engine's
+    /// defined terms after a bare frame: `words_after_definition_frame`).
+    pub fn set_definition_intent(&mut self, signal: &str, detail: impl Into<String>) {
+        self.definition_intent = true;
+        self.push("definition_intent", signal, detail);
+    }
+
     fn push(&mut self, feature: &str, signal: &str, detail: impl Into<String>) {
         self.signals.push(Signal {
             feature: feature.to_string(),
@@ -446,6 +453,7 @@ mod passes;
 mod tests;
 
 pub(crate) use date::next_iso_day;
+pub use passes::words_after_definition_frame;
 
 /// Analyse a question with the lexicon. `explicit_refs` are the norms the
 /// corpus crate's citation parser found in the query; they are recorded as

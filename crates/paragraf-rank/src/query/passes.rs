@@ -675,6 +675,29 @@ fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, Stri
     })
 }
 
+/// The words after a bare definition frame of `quoted_frames`, fillers and
+/// the name of a law taken out: „Was sind Gesundheitsdaten?“ →
+/// "gesundheitsdaten", "What is profiling under the GDPR?" → "profiling
+/// under". `None` without a frame or with nothing after it. The engine
+/// reads the question as a definition question when these words (its
+/// analyzer drops "under", „nach“) are a term a law defines, and only
+/// then: a bare „Was ist“ also opens „Was ist bei einer Datenpanne zu
+/// tun?“.
+pub fn words_after_definition_frame(query: &str, lex: &Lexicon) -> Option<String> {
+    let toks = crate::text::tokens(query, false);
+    let frame = lex.quoted_frames.iter().find(|f| toks.starts_with(f))?;
+    let mut rest: Vec<String> = toks[frame.len()..].to_vec();
+    for r in &lex.regulations {
+        if let Some((p, words)) = first_match(&r.aliases, &rest) {
+            if let Some(at) = p.find(&rest) {
+                rest.drain(at..at + words.split(' ').count());
+            }
+        }
+    }
+    rest.retain(|w| !lex.quoted_fillers.contains(w) && w != "eu");
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
 /// A question that asks what a quoted term means: the words before the
 /// first quotation mark are a definition frame of the lexicon
 /// (`quoted_frames`: „Was ist“, „Wer ist“, "What is"), optionally followed by
