@@ -180,6 +180,41 @@ fn an_instance_of_the_special_categories_names_them() {
 }
 
 #[test]
+fn a_data_loss_is_a_personal_data_breach() {
+    for text in [
+        // own phrasings
+        "Welche Pflichten hat ein Unternehmen, wenn Kundendaten verloren gehen?",
+        "Müssen wir einen Datenverlust durch einen defekten Server melden?",
+        // a real question (tuning page: it-sicherheit.softperten.de, not the
+        // page that showed the gap)
+        "Wie meldet man einen Datenverlust?",
+    ] {
+        assert_category(
+            text,
+            "personal_data_breach",
+            "Verletzung des Schutzes personenbezogener Daten",
+        );
+    }
+    assert_category(
+        "What must we do after a data loss at our cloud provider?",
+        "personal_data_breach",
+        "personal data breach",
+    );
+    // losing something else is no breach
+    for text in [
+        "Was gilt, wenn der Arbeitnehmer seinen Dienstausweis verloren hat?",
+        "Haftet der Verkäufer, wenn die Ware auf dem Versandweg verloren geht?",
+    ] {
+        let q = analyze(text);
+        assert!(
+            !q.categories.iter().any(|c| c == "personal_data_breach"),
+            "{text}: {:?}",
+            q.categories
+        );
+    }
+}
+
+#[test]
 fn hand_topics_off_keeps_the_laws_words_but_not_the_norms() {
     use paragraf_rank::analyze_query_with;
     let text = "Darf der Arbeitgeber den Impfstatus seiner Beschäftigten abfragen?";
