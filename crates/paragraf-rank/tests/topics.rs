@@ -902,6 +902,16 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "gpsr_responsible_person",
+        &[
+            // own phrasings
+            "Braucht ein Händler aus China eine verantwortliche Person in der EU?",
+            "Who can act as the responsible person for toys sold online?",
+            // a real question (tuning page gpsrready.pl; the gap showed on two others)
+            "Responsible Person Under GPSR: When Is It Required?",
+        ],
+    ),
+    (
         "internal_reporting_channel",
         &[
             "Darf die interne Meldestelle an eine Anwaltskanzlei ausgelagert werden?",
@@ -1047,6 +1057,17 @@ fn assert_no_topic(lex: &Lexicon, text: &str, topics: &[&str]) -> paragraf_rank:
         q.topics
     );
     q
+}
+
+#[test]
+fn a_person_responsible_for_personal_data_is_no_gpsr_responsible_person() {
+    let lex = Lexicon::builtin();
+    for text in [
+        "Wer ist die verantwortliche Person für die Verarbeitung personenbezogener Daten?",
+        "Who is the responsible person under the GDPR?",
+    ] {
+        assert_no_topic(lex, text, &["gpsr_responsible_person"]);
+    }
 }
 
 #[test]
