@@ -364,6 +364,11 @@ fn the_words_after_a_bare_definition_frame_leave_out_the_law() {
             "Was ist ein Geschäftsgeheimnis nach dem GeschGehG?",
             "geschaeftsgeheimnis nach",
         ),
+        // the verb that closes "what does … mean"
+        (
+            "What does pseudonymisation mean under the GDPR?",
+            "pseudonymisation under",
+        ),
     ] {
         assert_eq!(
             words_after_definition_frame(text, lex).as_deref(),

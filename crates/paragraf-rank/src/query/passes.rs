@@ -678,7 +678,8 @@ fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, Stri
 /// The words after a bare definition frame of `quoted_frames`, fillers and
 /// the name of a law taken out: „Was sind Gesundheitsdaten?“ →
 /// "gesundheitsdaten", "What is profiling under the GDPR?" → "profiling
-/// under". `None` without a frame or with nothing after it. The engine
+/// under"; "What does X mean" loses its "mean". `None` without a frame or
+/// with nothing after it. The engine
 /// reads the question as a definition question when these words (its
 /// analyzer drops "under", „nach“) are a term a law defines, and only
 /// then: a bare „Was ist“ also opens „Was ist bei einer Datenpanne zu
@@ -694,7 +695,9 @@ pub fn words_after_definition_frame(query: &str, lex: &Lexicon) -> Option<String
             }
         }
     }
-    rest.retain(|w| !lex.quoted_fillers.contains(w) && w != "eu");
+    // "What does profiling mean?": the verb closes the frame
+    let closes_frame = |w: &String| frame.last().is_some_and(|f| f == "does") && w == "mean";
+    rest.retain(|w| !lex.quoted_fillers.contains(w) && w != "eu" && !closes_frame(w));
     (!rest.is_empty()).then(|| rest.join(" "))
 }
 
