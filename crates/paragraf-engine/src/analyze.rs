@@ -28,7 +28,7 @@ impl Engine {
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
         if !q.definition_intent {
-            self.defined_term_after_frame(query, &mut q);
+            self.defined_term_after_frame(&mut q);
         }
         let terms = self.question_words(query, &q);
         let mut all = terms.own.clone();
@@ -110,12 +110,11 @@ impl Engine {
     /// A bare definition frame and a term a law defines, nothing else but
     /// the law's name: „Was sind Gesundheitsdaten?“, "What is profiling
     /// under the GDPR?" ask what the term means, as a quoted term does.
-    fn defined_term_after_frame(&self, query: &str, q: &mut QueryAnalysis) {
-        let Some(words) = paragraf_rank::query::words_after_definition_frame(query, self.lexicon)
-        else {
+    fn defined_term_after_frame(&self, q: &mut QueryAnalysis) {
+        let Some(words) = &q.frame_words else {
             return;
         };
-        let terms = self.index.inverted.analyzer().analyze_lang(&words, q.lang);
+        let terms = self.index.inverted.analyzer().analyze_lang(words, q.lang);
         if terms.is_empty() {
             return;
         }

@@ -351,8 +351,6 @@ fn a_law_named_alone_after_what_is_asks_what_the_law_is_about() {
 
 #[test]
 fn the_words_after_a_bare_definition_frame_leave_out_the_law() {
-    use paragraf_rank::query::words_after_definition_frame;
-    let lex = Lexicon::builtin();
     for (text, words) in [
         // own phrasings
         ("Was ist Pseudonymisierung?", "pseudonymisierung"),
@@ -370,15 +368,11 @@ fn the_words_after_a_bare_definition_frame_leave_out_the_law() {
             "pseudonymisation under",
         ),
     ] {
-        assert_eq!(
-            words_after_definition_frame(text, lex).as_deref(),
-            Some(words),
-            "{text}"
-        );
+        assert_eq!(analyze(text).frame_words.as_deref(), Some(words), "{text}");
     }
     // no frame, or nothing after it but the law
     for text in ["Wann ist Profiling erlaubt?", "Was ist die DSGVO?"] {
-        assert_eq!(words_after_definition_frame(text, lex), None, "{text}");
+        assert_eq!(analyze(text).frame_words, None, "{text}");
     }
 }
 

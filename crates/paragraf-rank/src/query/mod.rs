@@ -141,6 +141,13 @@ pub struct QueryAnalysis {
     /// "Subject matter").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub purpose_intent: bool,
+    /// The words after a bare definition frame, fillers and the law's name
+    /// taken out („Was sind Gesundheitsdaten?“ → "gesundheitsdaten"); the
+    /// caller reads them against the defined terms of its laws and, when
+    /// they are one, sets definition intent
+    /// ([`QueryAnalysis::set_definition_intent`]). `None` without a frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_words: Option<String>,
     /// The question asks for an exception or a restriction
     /// (`[exception_intent]`: „ohne Einwilligung“, „Ausnahme“, "exempt"): a
     /// norm that excepts another is not set aside for it.
@@ -238,6 +245,7 @@ impl Default for QueryAnalysis {
             consequence_intent: false,
             consequence_kinds: Vec::new(),
             purpose_intent: false,
+            frame_words: None,
             exception_intent: false,
             as_of: None,
             historical: false,
@@ -432,7 +440,7 @@ impl QueryAnalysis {
     }
 
     /// Definition intent found outside the lexicon's passes (the engine's
-    /// defined terms after a bare frame: `words_after_definition_frame`).
+    /// defined terms read in [`QueryAnalysis::frame_words`]).
     pub fn set_definition_intent(&mut self, signal: &str, detail: impl Into<String>) {
         self.definition_intent = true;
         self.push("definition_intent", signal, detail);
@@ -453,7 +461,6 @@ mod passes;
 mod tests;
 
 pub(crate) use date::next_iso_day;
-pub use passes::words_after_definition_frame;
 
 /// Analyse a question with the lexicon. `explicit_refs` are the norms the
 /// corpus crate's citation parser found in the query; they are recorded as

@@ -391,6 +391,7 @@ impl<'a> Passes<'a> {
     /// the purpose intent.
     pub(super) fn definition_intent(&mut self, q: &mut QueryAnalysis) {
         let lex = self.lex;
+        q.frame_words = words_after_frame(&self.toks, lex);
         let quoted = quoted_term(self.query, lex);
         self.quoted_law = quoted
             .as_ref()
@@ -645,22 +646,31 @@ const CLOSING_QUOTES: &[char] = &['“', '”', '"', '»', '«', '’', '‘', '
 /// The longest quoted term read as a term of art (words).
 const QUOTED_TERM_MAX_WORDS: usize = 6;
 
-/// A question that is a definition frame and a law's name and nothing else,
-/// unquoted: „Was ist das Hinweisgeberschutzgesetz?“, "What is the EU Law
-/// Enforcement Directive?" (fillers and "EU" between frame and name
-/// skipped). Returns (signal, words) for the purpose intent.
-fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, String)> {
-    // the question's own tokens, before the variants `tokens_with_variants` appends
+/// The question's own tokens (before the variants `tokens_with_variants`
+/// appends) that follow a definition frame of `quoted_frames`, with the
+/// frame.
+fn split_at_frame<'t>(
+    toks: &'t [String],
+    lex: &'t Lexicon,
+) -> Option<(&'t [String], &'t [String])> {
     let toks = toks.split(String::is_empty).next().unwrap_or_default();
     let frame = lex.quoted_frames.iter().find(|f| toks.starts_with(f))?;
-    let mut rest = &toks[frame.len()..];
-    // fillers, and "EU" before an EU act's name ("the EU Data Act")
-    while rest
-        .first()
-        .is_some_and(|w| lex.quoted_fillers.contains(w) || w == "eu")
-    {
-        rest = &rest[1..];
-    }
+    Some((frame, &toks[frame.len()..]))
+}
+
+/// A word between a frame and its term: the lexicon's fillers (articles,
+/// „mit dem“), and "EU" before an EU act's name ("the EU Data Act").
+fn is_frame_filler(w: &str, lex: &Lexicon) -> bool {
+    w == "eu" || lex.quoted_fillers.iter().any(|f| f == w)
+}
+
+/// A question that is a definition frame and a law's name and nothing else,
+/// unquoted: „Was ist das Hinweisgeberschutzgesetz?“, "What is the EU Law
+/// Enforcement Directive?" (fillers skipped). Returns (signal, words) for
+/// the purpose intent.
+fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, String)> {
+    let (frame, rest) = split_at_frame(toks, lex)?;
+    let rest = &rest[rest.iter().take_while(|w| is_frame_filler(w, lex)).count()..];
     let (_, words) = lex
         .regulations
         .iter()
@@ -675,19 +685,16 @@ fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, Stri
     })
 }
 
-/// The words after a bare definition frame of `quoted_frames`, fillers and
-/// the name of a law taken out: „Was sind Gesundheitsdaten?“ →
-/// "gesundheitsdaten", "What is profiling under the GDPR?" → "profiling
+/// The words after a bare definition frame, fillers and the name of a law
+/// taken out ([`QueryAnalysis::frame_words`]): „Was sind Gesundheitsdaten?“
+/// → "gesundheitsdaten", "What is profiling under the GDPR?" → "profiling
 /// under"; "What does X mean" loses its "mean". `None` without a frame or
-/// with nothing after it. The engine
-/// reads the question as a definition question when these words (its
-/// analyzer drops "under", „nach“) are a term a law defines, and only
-/// then: a bare „Was ist“ also opens „Was ist bei einer Datenpanne zu
-/// tun?“.
-pub fn words_after_definition_frame(query: &str, lex: &Lexicon) -> Option<String> {
-    let toks = crate::text::tokens(query, false);
-    let frame = lex.quoted_frames.iter().find(|f| toks.starts_with(f))?;
-    let mut rest: Vec<String> = toks[frame.len()..].to_vec();
+/// with nothing after it. Only a term a law defines makes them a
+/// definition question (the engine's defined terms): a bare „Was ist“ also
+/// opens „Was ist bei einer Datenpanne zu tun?“.
+fn words_after_frame(toks: &[String], lex: &Lexicon) -> Option<String> {
+    let (frame, rest) = split_at_frame(toks, lex)?;
+    let mut rest = rest.to_vec();
     for r in &lex.regulations {
         if let Some((p, words)) = first_match(&r.aliases, &rest) {
             if let Some(at) = p.find(&rest) {
@@ -697,7 +704,7 @@ pub fn words_after_definition_frame(query: &str, lex: &Lexicon) -> Option<String
     }
     // "What does profiling mean?": the verb closes the frame
     let closes_frame = |w: &String| frame.last().is_some_and(|f| f == "does") && w == "mean";
-    rest.retain(|w| !lex.quoted_fillers.contains(w) && w != "eu" && !closes_frame(w));
+    rest.retain(|w| !is_frame_filler(w, lex) && !closes_frame(w));
     (!rest.is_empty()).then(|| rest.join(" "))
 }
 
