@@ -7,7 +7,7 @@ use crate::{lawwords, Engine, QueryAnalysis};
 use paragraf_rank::LawMatch;
 use paragraf_rank::{
     analyze_query_with, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
-    keep_named_law_titles, keep_named_laws, HeadingMatch,
+    keep_meant_laws, keep_named_law_titles, meant_definitions, HeadingMatch,
 };
 use paragraf_types::NormRef;
 
@@ -33,18 +33,32 @@ impl Engine {
         let terms = self.question_words(query, &q);
         let mut all = terms.own.clone();
         all.extend(terms.translated.iter().cloned());
+        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
+        let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
+        let lift = |term: &str, laws: &[&str]| {
+            self.law_lift
+                .lift(&self.index.inverted, &self.index.chunks, term, laws)
+        };
+        let mut laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
+        keep_named_law_titles(&mut laws, &q.regulations, &regime_of);
+        // a question that names its law by title means a norm of that law:
+        // a heading of another law that shares its words is incidental;
+        // likewise a law named by its name or abbreviation
+        let named = q.regulations.clone();
+        let keep_named = |matches: &mut Vec<HeadingMatch>| {
+            keep_meant_laws(matches, &laws, &named, &regulation_of, &regime_of)
+        };
         // the question's own words name the term; their translations only
         // when its own words name none („connected product“ is the Data
         // Act's, not the ProdSG's „Produkt“ reached through `product`)
         let defined = if !q.definition_intent {
             Vec::new()
         } else {
-            let own = self.defined.matches(&terms.own, &q.regulations);
-            if own.is_empty() {
-                self.defined.matches(&all, &q.regulations)
-            } else {
-                own
-            }
+            meant_definitions(
+                self.defined.matches(&terms.own, &q.regulations),
+                || self.defined.matches(&all, &q.regulations),
+                &keep_named,
+            )
         };
         let mut headings = self.headings.matches(&terms.heading, &self.params);
         // a heading that is the word its norm defines („Hersteller“, § 4
@@ -53,7 +67,6 @@ impl Engine {
         if !q.definition_intent {
             headings.retain(|m| !self.self_defining.contains(&m.norm));
         }
-        let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
         let is_definitions = |n: &NormRef| self.is_definitions_norm(n);
         let aside =
             definition_topics_set_aside(&defined, &q.topic_norms, &regulation_of, &is_definitions);
@@ -79,21 +92,7 @@ impl Engine {
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
         let mut matches = defined;
         matches.extend(headings);
-        let lift = |term: &str, laws: &[&str]| {
-            self.law_lift
-                .lift(&self.index.inverted, &self.index.chunks, term, laws)
-        };
-        let mut laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
-        let regime_of = |r: &str| self.lexicon.regime_of(r).to_string();
-        keep_named_law_titles(&mut laws, &q.regulations, &regime_of);
-        // a question that names its law by title means a norm of that law:
-        // a heading of another law that shares its words is incidental
-        if !laws.is_empty() {
-            matches.retain(|m| laws.iter().any(|l| m.norm.is_of(&l.regulation)));
-        } else {
-            // likewise a law named by its name or abbreviation
-            keep_named_laws(&mut matches, &q.regulations, &regulation_of, &regime_of);
-        }
+        keep_named(&mut matches);
         if q.application_intent || q.scope_intent || q.consequence_intent || q.purpose_intent {
             matches = self.intent_norms_first(&mut q, matches, &laws);
         }

@@ -868,7 +868,7 @@ pub fn exceptions_set_aside(
 }
 
 mod named;
-pub use named::{keep_named_law_titles, keep_named_laws};
+pub use named::{keep_meant_laws, keep_named_law_titles, keep_named_laws, meant_definitions};
 
 #[cfg(test)]
 mod tests;

@@ -43,3 +43,43 @@ pub fn keep_named_law_titles(
     let regimes: BTreeSet<String> = named.iter().map(|r| regime_of(r)).collect();
     laws.retain(|l| regimes.contains(&regime_of(&l.regulation)));
 }
+
+/// Heading or defined-term matches of the laws a question means: a law it
+/// names by its title's words (`laws`, from [`keep_named_law_titles`])
+/// keeps that law's matches only; else a law named by name or abbreviation
+/// keeps its regime's ([`keep_named_laws`]).
+pub fn keep_meant_laws(
+    matches: &mut Vec<HeadingMatch>,
+    laws: &[LawMatch],
+    named: &[String],
+    regulation_of: &dyn Fn(&NormRef) -> Option<String>,
+    regime_of: &dyn Fn(&str) -> String,
+) {
+    if laws.is_empty() {
+        keep_named_laws(matches, named, regulation_of, regime_of);
+    } else {
+        matches.retain(|m| laws.iter().any(|l| m.norm.is_of(&l.regulation)));
+    }
+}
+
+/// The defined terms a definition question asks about: those its own words
+/// name (`own`), else those its translations reach (`translated`, asked only
+/// then), each kept to the laws the question means (`keep`). A term of a
+/// law the question does not mean names nothing: "What is a trade secret?"
+/// meets the Data Act's definition in its own words, while its words name
+/// the GeschGehG by its title — the GeschGehG's „Geschäftsgeheimnis“,
+/// reached through the translation, is the term it asks about, and the
+/// Data Act's definition sets no topic of the GeschGehG aside.
+pub fn meant_definitions(
+    mut own: Vec<HeadingMatch>,
+    translated: impl FnOnce() -> Vec<HeadingMatch>,
+    keep: &dyn Fn(&mut Vec<HeadingMatch>),
+) -> Vec<HeadingMatch> {
+    keep(&mut own);
+    if !own.is_empty() {
+        return own;
+    }
+    let mut any = translated();
+    keep(&mut any);
+    any
+}

@@ -770,3 +770,35 @@ fn a_named_law_keeps_only_its_regimes_title_matches() {
     keep_named_law_titles(&mut l, &[], &regime);
     assert_eq!(l.len(), 2);
 }
+
+#[test]
+fn a_definition_question_means_the_term_of_the_law_it_names() {
+    let regime = |r: &str| r.to_string();
+    let law = |r: &str| LawMatch {
+        regulation: r.into(),
+        title: format!("title of {r}"),
+        terms: vec!["t".into()],
+        lift: 40.0,
+    };
+    let titled = [law("GeschGehG")];
+    let keep = |m: &mut Vec<HeadingMatch>| keep_meant_laws(m, &titled, &[], &reg_of, &regime);
+    // "What is a trade secret?": its own words meet the Data Act's (DA) term,
+    // its title words name the GeschGehG, whose term the translation reaches
+    let m = meant_definitions(
+        vec![hm("Art. 2 DA")],
+        || vec![hm("Art. 2 DA"), hm("§ 2 GeschGehG")],
+        &keep,
+    );
+    assert_eq!(norms(&m), ["§ 2 GeschGehG"]);
+    // own words that name the meant law's term: the translation is not asked
+    let m = meant_definitions(vec![hm("§ 2 GeschGehG")], || unreachable!(), &keep);
+    assert_eq!(norms(&m), ["§ 2 GeschGehG"]);
+    // no law meant: the own words' term stays, whichever law defines it
+    let keep_all = |m: &mut Vec<HeadingMatch>| keep_meant_laws(m, &[], &[], &reg_of, &regime);
+    let m = meant_definitions(vec![hm("Art. 2 DA")], || unreachable!(), &keep_all);
+    assert_eq!(norms(&m), ["Art. 2 DA"]);
+    // a law named by abbreviation when no title matched
+    let mut m = vec![hm("Art. 2 DA"), hm("§ 2 GeschGehG")];
+    keep_meant_laws(&mut m, &[], &["DA".into()], &reg_of, &regime);
+    assert_eq!(norms(&m), ["Art. 2 DA"]);
+}
