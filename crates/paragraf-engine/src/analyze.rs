@@ -4,12 +4,13 @@
 //! exceptions.
 
 use crate::{lawwords, Engine, QueryAnalysis};
-use paragraf_rank::LawMatch;
+use paragraf_index::Analyzer;
 use paragraf_rank::{
     analyze_query_with, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
-    keep_meant_laws, keep_named_law_titles, meant_definitions, HeadingMatch,
+    keep_meant_laws, keep_named_law_titles, meant_definitions, HeadingMatch, QueryTerms,
 };
-use paragraf_types::NormRef;
+use paragraf_rank::{LawMatch, Lexicon};
+use paragraf_types::{Lang, NormRef};
 
 impl Engine {
     /// Analyse a question (no retrieval).
@@ -60,7 +61,9 @@ impl Engine {
                 &keep_named,
             )
         };
-        let mut headings = self.headings.matches(&terms.heading, &self.params);
+        let mut headings = self
+            .headings
+            .matches(&self.heading_terms(query, &q, &terms), &self.params);
         // a heading that is the word its norm defines („Hersteller“, § 4
         // ProdHaftG) names the question's subject only when the question
         // asks what the word means
@@ -104,6 +107,32 @@ impl Engine {
         q.set_query_terms(all, terms.translated);
         q.set_synonym_terms(terms.synonyms);
         q
+    }
+
+    /// The question's terms for heading matching. A question that asks for
+    /// duties asks for the norm the law heads as the duty: its words meet
+    /// the heading's other words ("What must importers do under the CRA?",
+    /// "What responsibilities do importers have …?" → "Obligations of
+    /// importers", not "Cases in which obligations of manufacturers apply to
+    /// importers"), so the duty words of the lexicon's duty headings
+    /// (`[duty_intent] headings`, their stars dropped, analysed in both
+    /// languages: „Pflichten“, "obligations") count as the question's.
+    fn heading_terms(
+        &self,
+        query: &str,
+        q: &QueryAnalysis,
+        terms: &lawwords::QuestionTerms,
+    ) -> QueryTerms {
+        let mut heading = terms.heading.clone();
+        if q.duty_intent && self.lexicon.heading_names_duty(query) {
+            let analyzer = self.index.inverted.analyzer();
+            for t in duty_heading_terms(self.lexicon, analyzer) {
+                if !heading.full.contains(&t) {
+                    heading.full.push(t);
+                }
+            }
+        }
+        heading
     }
 
     /// A bare definition frame and a term a law defines, nothing else but
@@ -357,5 +386,43 @@ impl Engine {
             matches.retain(|m| !moved.contains(&m.norm));
             matches.extend(rules);
         }
+    }
+}
+
+/// The duty words of the lexicon's duty headings (`[duty_intent]
+/// headings`, stars dropped), analysed as German and as English words.
+fn duty_heading_terms(lexicon: &Lexicon, analyzer: &Analyzer) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in &lexicon.duty_intent.headings {
+        let word = p.source.replace('*', "");
+        for lang in [Lang::De, Lang::En] {
+            for t in analyzer.analyze_lang(&word, lang) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paragraf_index::AnalyzerConfig;
+
+    #[test]
+    fn the_duty_words_of_duty_headings_in_both_languages() {
+        let analyzer = Analyzer::new(&AnalyzerConfig::default());
+        let terms = duty_heading_terms(Lexicon::builtin(), &analyzer);
+        let has = |w: &str, lang| {
+            let t = analyzer.analyze_lang(w, lang);
+            t.iter().all(|t| terms.contains(t))
+        };
+        // „Pflichten der Händler“, "Obligations of importers" hold them
+        assert!(has("Pflichten", Lang::De), "{terms:?}");
+        assert!(has("obligations", Lang::En), "{terms:?}");
+        assert!(has("duties", Lang::En), "{terms:?}");
+        assert!(!has("Einführer", Lang::De), "{terms:?}");
     }
 }
