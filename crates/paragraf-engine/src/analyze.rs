@@ -52,7 +52,7 @@ impl Engine {
         // the question's own words name the term; their translations only
         // when its own words name none („connected product“ is the Data
         // Act's, not the ProdSG's „Produkt“ reached through `product`)
-        let defined = if !q.definition_intent {
+        let mut defined = if !q.definition_intent {
             Vec::new()
         } else {
             meant_definitions(
@@ -61,6 +61,14 @@ impl Engine {
                 &keep_named,
             )
         };
+        // the defined term only qualifies what the question asks about
+        // („Was ist ein Auftragsverarbeitungsvertrag?“, "What is a data
+        // processing agreement?"): no law defines that, as no law defines
+        // the word of a question below
+        if let Some(head) = self.unheld_frame_head(&q, &defined) {
+            q.set_definition_head(&head);
+            defined.clear();
+        }
         let mut headings = self
             .headings
             .matches(&self.heading_terms(query, &q, &terms), &self.params);
@@ -154,6 +162,21 @@ impl Engine {
         if let Some(m) = whole {
             q.set_definition_intent("defined_term_after_frame", m.heading);
         }
+    }
+
+    /// The head of the phrase after a definition frame when the words meet
+    /// the question's defined-term matches (`defined`) but none of them
+    /// holds the head: the question asks what another thing is, which the
+    /// defined term only qualifies (the processor's contract, not the
+    /// processor; [`lawwords::unheld_head`]).
+    fn unheld_frame_head(&self, q: &QueryAnalysis, defined: &[HeadingMatch]) -> Option<String> {
+        let words = q.frame_words.as_deref().filter(|_| !defined.is_empty())?;
+        let held: Vec<String> = defined.iter().flat_map(|m| m.terms.clone()).collect();
+        let analyzer = self.index.inverted.analyzer();
+        // a head no norm uses ("What is a trade secret anyway?") names
+        // nothing of the law's
+        lawwords::unheld_head(analyzer, words, q.lang, self.bilingual, &held)
+            .filter(|head| self.index.inverted.doc_freq(head) > 0)
     }
 
     /// The question's analysed terms and their translations, with the law's
@@ -410,6 +433,7 @@ fn duty_heading_terms(lexicon: &Lexicon, analyzer: &Analyzer) -> Vec<String> {
 mod tests {
     use super::*;
     use paragraf_index::AnalyzerConfig;
+    use paragraf_rank::BilingualTerms;
 
     #[test]
     fn the_duty_words_of_duty_headings_in_both_languages() {
@@ -424,5 +448,52 @@ mod tests {
         assert!(has("obligations", Lang::En), "{terms:?}");
         assert!(has("duties", Lang::En), "{terms:?}");
         assert!(!has("Einführer", Lang::De), "{terms:?}");
+    }
+
+    #[test]
+    fn the_head_of_the_phrase_after_the_frame_is_what_a_definition_question_asks() {
+        let analyzer = Analyzer::new(&AnalyzerConfig::default());
+        let table = BilingualTerms::builtin();
+        let held = |text: &str, lang| analyzer.analyze_lang(text, lang);
+        let head = |text: &str, lang, defined: &str| {
+            lawwords::unheld_head(&analyzer, text, lang, table, &held(defined, lang))
+        };
+        let stem = |w: &str, lang| held(w, lang).pop();
+        // the defined term only qualifies the head: the contract, the record
+        assert_eq!(
+            head("data processing agreement", Lang::En, "processing"),
+            stem("agreement", Lang::En)
+        );
+        assert_eq!(
+            head("record of processing activities", Lang::En, "processing"),
+            stem("record", Lang::En)
+        );
+        assert_eq!(
+            head(
+                "Vertrag zur Auftragsverarbeitung",
+                Lang::De,
+                "Auftragsverarbeitung"
+            ),
+            stem("Vertrag", Lang::De)
+        );
+        // the head is the defined term: a definition question as before
+        assert_eq!(
+            head("personal data breach", Lang::En, "personal data breach"),
+            None
+        );
+        assert_eq!(head("Gesundheitsdaten", Lang::De, "Gesundheitsdaten"), None);
+        // met only through the table: "secret" is „Geschäftsgeheimnis“'s
+        assert_eq!(
+            lawwords::unheld_head(
+                &analyzer,
+                "trade secret",
+                Lang::En,
+                table,
+                &held("Geschäftsgeheimnis Geschäft Geheimnis", Lang::De)
+            ),
+            None
+        );
+        // words that do not meet the defined term ask nothing of it
+        assert_eq!(head("cookie banner", Lang::En, "processing"), None);
     }
 }

@@ -47,6 +47,44 @@ fn words(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The head of the noun phrase `text` opens with (as `lang`) when `text`
+/// meets the terms of `held` but the head is not among them: the phrase
+/// names something else that the held term only qualifies. The
+/// phrase is the opening run of words the analyzer keeps (a stop word ends
+/// it: "data processing agreement and who needs one", „Vertrag zur
+/// Auftragsverarbeitung“); its head is its last word, of a compound the
+/// last part („Auftragsverarbeitungsvertrag“ → `vertrag`). A term is held
+/// when it or a translation of it (`table`) is among `held`.
+pub fn unheld_head(
+    analyzer: &Analyzer,
+    text: &str,
+    lang: Lang,
+    table: &BilingualTerms,
+    held: &[String],
+) -> Option<String> {
+    let holds = |t: &String| {
+        held.contains(t)
+            || table
+                .translate(std::slice::from_ref(t), lang)
+                .iter()
+                .any(|x| held.contains(x))
+    };
+    let met = words(analyzer, text, lang).iter().flatten().any(holds);
+    let mut phrase: Vec<Vec<String>> = Vec::new();
+    for t in paragraf_index::analyzer::tokenize(text) {
+        let mut w = Vec::new();
+        analyzer.process(&t, lang, &mut w);
+        match (w.is_empty(), phrase.is_empty()) {
+            (true, true) => continue,
+            (true, false) => break,
+            _ => phrase.push(w),
+        }
+    }
+    let head = phrase.last()?;
+    let head_held = holds(&head[0]) || head.len() > 1 && head.last().is_some_and(holds);
+    (met && !head_held).then(|| head.last().cloned()).flatten()
+}
+
 /// The heading table of all norms of the index: each norm's title in each of
 /// its languages (German and English variants of one norm both name it).
 /// Each distinct title is analysed once (many norms share one: „Inkrafttreten“,

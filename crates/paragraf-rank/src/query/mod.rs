@@ -446,6 +446,13 @@ impl QueryAnalysis {
         self.push("definition_intent", signal, detail);
     }
 
+    /// The definition question asks about `head`, a thing its defined term
+    /// only qualifies (the engine's check of the words after the frame):
+    /// said in the signals; the caller drops the defined-term matches.
+    pub fn set_definition_head(&mut self, head: &str) {
+        self.push("definition_head", "unheld_head", head);
+    }
+
     fn push(&mut self, feature: &str, signal: &str, detail: impl Into<String>) {
         self.signals.push(Signal {
             feature: feature.to_string(),

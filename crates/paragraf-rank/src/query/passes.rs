@@ -408,6 +408,11 @@ impl<'a> Passes<'a> {
         // the difference between two laws is what each is about
         let compared = first_match(&lex.definition_compare, &self.toks)
             .map(|(p, words)| (p.source.clone(), words));
+        // a comparison names two things after its frame, not one phrase
+        // ("What is the difference between a provider and a deployer?")
+        if compared.is_some() {
+            q.frame_words = None;
+        }
         if let Some(c) = compared.as_ref().filter(|_| q.regulations.len() >= 2) {
             self.quoted_law.get_or_insert_with(|| c.clone());
             return;

@@ -953,3 +953,20 @@ fn a_defined_term_brings_the_areas_of_the_law_that_defines_it() {
     );
     assert_eq!(q.domains, before);
 }
+
+#[test]
+fn a_comparison_has_no_phrase_after_its_frame() {
+    // the words after "What is" name two things, not one phrase whose head
+    // the engine reads
+    for s in [
+        "What is the difference between a controller and a processor?",
+        "Was ist der Unterschied zwischen Hersteller und Händler?",
+    ] {
+        let q = a(s);
+        assert!(q.definition_intent, "{s}: {:?}", q.signals);
+        assert_eq!(q.frame_words, None, "{s}");
+    }
+    assert!(a("What is a data processing agreement?")
+        .frame_words
+        .is_some());
+}
