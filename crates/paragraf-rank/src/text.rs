@@ -48,15 +48,24 @@ pub(crate) fn tokens(text: &str, keep_star: bool) -> Vec<String> {
 use paragraf_types::german::{without_ge_infix, without_zu_infix};
 
 /// The question's tokens, then an empty separator, then the variants of
-/// tokens that have one ([`without_zu_infix`], [`without_ge_infix`]). The
+/// tokens that have one ([`without_zu_infix`], [`without_ge_infix`]) and
+/// the hyphenated compounds written whole. The
 /// separator matches no pattern token, so a multi-token pattern never spans
 /// into the variants.
 pub fn tokens_with_variants(text: &str) -> Vec<String> {
     let mut toks = tokens(text, false);
-    let variants: Vec<String> = toks
+    let mut variants: Vec<String> = toks
         .iter()
         .filter_map(|t| without_zu_infix(t).or_else(|| without_ge_infix(t)))
         .collect();
+    // a hyphenated compound is the compound written whole:
+    // „Cyberresilienz-Verordnung“ names what „Cyberresilienzverordnung“ does
+    for word in text.split_whitespace().filter(|w| w.contains('-')) {
+        let parts = tokens(word, false);
+        if parts.len() > 1 {
+            variants.push(parts.concat());
+        }
+    }
     if !variants.is_empty() {
         toks.push(String::new());
         toks.extend(variants);

@@ -970,3 +970,29 @@ fn a_comparison_has_no_phrase_after_its_frame() {
         .frame_words
         .is_some());
 }
+
+#[test]
+fn a_hyphenated_law_name_names_the_law() {
+    // the compound written with a hyphen is the alias written whole
+    for (s, law) in [
+        (
+            "Was verlangt die Cyberresilienz-Verordnung von Herstellern?",
+            "CRA",
+        ),
+        (
+            "Wer muss nach dem Hinweisgeberschutz-Gesetz eine Meldestelle einrichten?",
+            "HinSchG",
+        ),
+        (
+            "Welche Pflichten nennt die Produktsicherheits-Verordnung?",
+            "GPSR",
+        ),
+    ] {
+        let q = a(s);
+        assert!(
+            q.regulations.iter().any(|r| r == law),
+            "{s}: {:?}",
+            q.regulations
+        );
+    }
+}
