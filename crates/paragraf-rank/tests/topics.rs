@@ -371,6 +371,11 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Müssen wir einen verlorenen Laptop mit Kundendaten als Datenpanne melden?",
             "Welche Angaben gehören in die Meldung eines Datenlecks an die Aufsichtsbehörde?",
             "Is a data breach that affects only encrypted backups still subject to the 72-hour rule?",
+            // a data protection breach to be reported: two own phrasings and
+            // a real question (d-training.de)
+            "Müssen wir jeden Datenschutzverstoß melden?",
+            "Which data protection breaches have to be reported to the regulator?",
+            "Können Sie Datenschutzverstöße innerhalb von 72 Stunden melden?",
         ],
     ),
     (
@@ -1214,5 +1219,16 @@ fn phrasings_are_distinct() {
         for text in *phrasings {
             assert!(seen.insert(*text), "phrasing listed twice: {text:?}");
         }
+    }
+}
+
+#[test]
+fn a_data_protection_breach_without_a_report_is_no_breach_notification() {
+    let lex = Lexicon::builtin();
+    for text in [
+        "Welche Bußgelder drohen bei einem Datenschutzverstoß?",
+        "Can customers claim damages for a data protection breach?",
+    ] {
+        assert_no_topic(lex, text, &["breach_authority", "breach"]);
     }
 }
