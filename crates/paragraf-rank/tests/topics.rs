@@ -561,6 +561,11 @@ const PHRASINGS: &[(&str, &[&str])] = &[
             "Darf mein Sportverein Bilder vom Turnier mit den Kindern auf Facebook teilen?",
             "Darf die Firma ein Foto von mir auf ihre Website hochladen?",
             "May my employer post photos of me on the company's Instagram account?",
+            // shown to the public, or on a website: the law's „zur Schau
+            // gestellt“ in everyday words
+            "Darf der Verein Fotos seiner Mitglieder im Schaukasten zeigen?",
+            "Müssen die Kollegen zustimmen, bevor ihre Bilder auf der Homepage erscheinen?",
+            "Can a shop display photos of its customers in the window?",
         ],
     ),
     (
@@ -1230,5 +1235,17 @@ fn a_data_protection_breach_without_a_report_is_no_breach_notification() {
         "Can customers claim damages for a data protection breach?",
     ] {
         assert_no_topic(lex, text, &["breach_authority", "breach"]);
+    }
+}
+
+#[test]
+fn a_website_without_a_picture_is_no_image_publication() {
+    // the words for showing need a picture: a website alone publishes nothing of the KUG's
+    let lex = Lexicon::builtin();
+    for text in [
+        "Was muss auf der Homepage eines Onlineshops im Impressum stehen?",
+        "Which cookies may a website set without consent?",
+    ] {
+        assert_no_topic(lex, text, &["image_publication", "image_rights"]);
     }
 }
