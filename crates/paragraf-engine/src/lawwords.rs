@@ -69,18 +69,20 @@ pub fn unheld_head(
                 .iter()
                 .any(|x| held.contains(x))
     };
-    let met = words(analyzer, text, lang).iter().flatten().any(holds);
-    let mut phrase: Vec<Vec<String>> = Vec::new();
+    // the words in one pass; the first stop word after a kept word ends the phrase
+    let mut all: Vec<Vec<String>> = Vec::new();
+    let mut phrase_len = None;
     for t in paragraf_index::analyzer::tokenize(text) {
         let mut w = Vec::new();
         analyzer.process(&t, lang, &mut w);
-        match (w.is_empty(), phrase.is_empty()) {
-            (true, true) => continue,
-            (true, false) => break,
-            _ => phrase.push(w),
+        if !w.is_empty() {
+            all.push(w);
+        } else if !all.is_empty() && phrase_len.is_none() {
+            phrase_len = Some(all.len());
         }
     }
-    let head = phrase.last()?;
+    let met = all.iter().flatten().any(holds);
+    let head = all[..phrase_len.unwrap_or(all.len())].last()?;
     let head_held = holds(&head[0]) || head.len() > 1 && head.last().is_some_and(holds);
     (met && !head_held).then(|| head.last().cloned()).flatten()
 }
