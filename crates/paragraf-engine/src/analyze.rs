@@ -133,10 +133,9 @@ impl Engine {
     ) -> QueryTerms {
         let mut heading = terms.heading.clone();
         if q.duty_intent && self.lexicon.heading_names_duty(query) {
-            let analyzer = self.index.inverted.analyzer();
-            for t in duty_heading_terms(self.lexicon, analyzer) {
-                if !heading.full.contains(&t) {
-                    heading.full.push(t);
+            for t in &self.duty_words {
+                if !heading.full.contains(t) {
+                    heading.full.push(t.clone());
                 }
             }
         }
@@ -414,7 +413,7 @@ impl Engine {
 
 /// The duty words of the lexicon's duty headings (`[duty_intent]
 /// headings`, stars dropped), analysed as German and as English words.
-fn duty_heading_terms(lexicon: &Lexicon, analyzer: &Analyzer) -> Vec<String> {
+pub(crate) fn duty_heading_terms(lexicon: &Lexicon, analyzer: &Analyzer) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for p in &lexicon.duty_intent.headings {
         let word = p.source.replace('*', "");

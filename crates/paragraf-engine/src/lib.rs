@@ -97,6 +97,9 @@ pub struct Engine {
     /// Norms whose heading is the word they define for their law
     /// (`lawwords::self_defining_norms`).
     self_defining: HashSet<NormRef>,
+    /// The duty words of the lexicon's duty headings in both languages
+    /// (`analyze::duty_heading_terms`), analysed once at open.
+    duty_words: Vec<String>,
     /// Norms that except or restrict another, exception → rule
     /// (`lawwords::exception_rules`): the rule answers first.
     exceptions: std::collections::BTreeMap<NormRef, NormRef>,

@@ -69,6 +69,7 @@ impl Engine {
             law_lift: words.law_lift,
             defined: words.defined,
             self_defining: words.self_defining,
+            duty_words: words.duty_words,
             exceptions: words.exceptions,
             bilingual: BilingualTerms::builtin(),
             index,
@@ -266,6 +267,7 @@ struct LawWords {
     synonyms: paragraf_rank::Synonyms,
     defined: DefinedTerms,
     self_defining: HashSet<NormRef>,
+    duty_words: Vec<String>,
     exceptions: std::collections::BTreeMap<NormRef, NormRef>,
     manifest: Manifest,
     law_names: paragraf_corpus::LawNames,
@@ -291,6 +293,7 @@ impl LawWords {
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
+        let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
         let exceptions = lawwords::exception_rules(&index.chunks);
         let manifest = Manifest::builtin()?;
         let mut law_names = paragraf_corpus::LawNames::from_manifest(&manifest);
@@ -314,6 +317,7 @@ impl LawWords {
             synonyms,
             defined,
             self_defining,
+            duty_words,
             exceptions,
             manifest,
             law_names,
