@@ -174,7 +174,7 @@ impl Engine {
         let analyzer = self.index.inverted.analyzer();
         // a head no norm uses ("What is a trade secret anyway?") names
         // nothing of the law's
-        lawwords::unheld_head(analyzer, words, q.lang, self.bilingual, &held)
+        lawwords::unheld_head(analyzer, words, q.lang, &self.bilingual, &held)
             .filter(|head| self.index.inverted.doc_freq(head) > 0)
     }
 
@@ -185,7 +185,7 @@ impl Engine {
     fn question_words(&self, query: &str, q: &QueryAnalysis) -> lawwords::QuestionTerms {
         let analyzer = self.index.inverted.analyzer();
         let mut terms =
-            lawwords::question_terms(analyzer, query, q.lang, self.bilingual, &self.synonyms);
+            lawwords::question_terms(analyzer, query, q.lang, &self.bilingual, &self.synonyms);
         let third_country = q.third_country.then_some(&self.lexicon.third_country_terms);
         for (lang, text) in third_country.into_iter().flatten().chain(&q.category_terms) {
             for t in analyzer.analyze_lang(text, *lang) {

@@ -8,7 +8,7 @@
 
 use paragraf_index::Analyzer;
 use paragraf_index::LawTitles;
-use paragraf_rank::bilingual::stem_collision_words;
+use paragraf_rank::bilingual::{stem_collision_words, PhrasePair};
 use paragraf_rank::{
     defined_terms_in, law_title_variants, BilingualTerms, DefinedTerms, Heading, HeadingTable,
     LawTitleTable, QueryTerms, Synonyms,
@@ -44,6 +44,35 @@ fn words(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<Vec<String>> {
             out
         })
         .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The glossary's term pairs (`paragraf_rank::bilingual::glossary`) as
+/// `analyzer` reads them, for [`BilingualTerms::with_phrases`].
+pub fn glossary_phrases(analyzer: &Analyzer) -> Vec<PhrasePair> {
+    let side = |text: &str, lang: Lang| {
+        let ws = words(analyzer, text, lang);
+        let full: Vec<String> = ws.iter().map(|w| w[0].clone()).collect();
+        let mut all: Vec<String> = Vec::new();
+        for t in ws.into_iter().flatten() {
+            if !all.contains(&t) {
+                all.push(t);
+            }
+        }
+        (full, all)
+    };
+    paragraf_rank::bilingual::glossary()
+        .iter()
+        .map(|e| {
+            let (de_words, de_terms) = side(&e.de, Lang::De);
+            let (en_words, en_terms) = side(&e.en, Lang::En);
+            PhrasePair {
+                de_words,
+                de_terms,
+                en_words,
+                en_terms,
+            }
+        })
         .collect()
 }
 

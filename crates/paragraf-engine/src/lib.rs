@@ -103,7 +103,9 @@ pub struct Engine {
     /// Norms that except or restrict another, exception → rule
     /// (`lawwords::exception_rules`): the rule answers first.
     exceptions: std::collections::BTreeMap<NormRef, NormRef>,
-    bilingual: &'static BilingualTerms,
+    /// The derived term table with the glossary's pairs
+    /// (`lawwords::glossary_phrases`), analysed once at open.
+    bilingual: BilingualTerms,
     params: RankParams,
     by_norm: HashMap<NormRef, Vec<u32>>,
     by_id: HashMap<ChunkId, u32>,

@@ -71,7 +71,7 @@ impl Engine {
             self_defining: words.self_defining,
             duty_words: words.duty_words,
             exceptions: words.exceptions,
-            bilingual: BilingualTerms::builtin(),
+            bilingual: words.bilingual,
             index,
             embedder,
             query_embedder,
@@ -268,6 +268,7 @@ struct LawWords {
     defined: DefinedTerms,
     self_defining: HashSet<NormRef>,
     duty_words: Vec<String>,
+    bilingual: BilingualTerms,
     exceptions: std::collections::BTreeMap<NormRef, NormRef>,
     manifest: Manifest,
     law_names: paragraf_corpus::LawNames,
@@ -294,6 +295,9 @@ impl LawWords {
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
+        let bilingual = BilingualTerms::builtin()
+            .clone()
+            .with_phrases(lawwords::glossary_phrases(analyzer));
         let exceptions = lawwords::exception_rules(&index.chunks);
         let manifest = Manifest::builtin()?;
         let mut law_names = paragraf_corpus::LawNames::from_manifest(&manifest);
@@ -318,6 +322,7 @@ impl LawWords {
             defined,
             self_defining,
             duty_words,
+            bilingual,
             exceptions,
             manifest,
             law_names,

@@ -19,6 +19,63 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 const BUILTIN_TSV: &str = include_str!("../lexicon/terms_de_en.tsv");
+const GLOSSARY_TSV: &str = include_str!("../lexicon/glossary_de_en.tsv");
+
+/// One line of the glossary (`lexicon/glossary_de_en.tsv`): a term of a law
+/// the corpus holds in one language only, with its official wording in the
+/// other language (an EU act's German text, the BMJ's English translation of
+/// a German law). No parallel text of these laws is in the corpus, so the
+/// derived table cannot pair their terms: „wesentliche Einrichtung“ never
+/// met NIS2's "essential entity", "trade secret" never the GeschGehG's
+/// „Geschäftsgeheimnis“.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlossaryEntry {
+    /// Canonical regulation name (as the lexicon's `[[regulation]]`).
+    pub law: String,
+    /// The norm that defines or heads the term.
+    pub norm: String,
+    pub de: String,
+    pub en: String,
+}
+
+/// The glossary shipped with the crate, in file order.
+pub fn glossary() -> &'static [GlossaryEntry] {
+    static G: OnceLock<Vec<GlossaryEntry>> = OnceLock::new();
+    G.get_or_init(|| parse_glossary(GLOSSARY_TSV))
+}
+
+/// Parse `law<TAB>norm<TAB>de<TAB>en` lines; `#` starts a comment line,
+/// lines with an empty column are skipped.
+pub fn parse_glossary(s: &str) -> Vec<GlossaryEntry> {
+    s.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').map(str::trim).collect();
+            match c.as_slice() {
+                [law, norm, de, en, ..] if [law, norm, de, en].iter().all(|x| !x.is_empty()) => {
+                    Some(GlossaryEntry {
+                        law: law.to_string(),
+                        norm: norm.to_string(),
+                        de: de.to_string(),
+                        en: en.to_string(),
+                    })
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// A glossary term pair as the index analyzer reads it: the full words of
+/// each side (what a question must hold, compound parts aside) and every
+/// term of each side (what the other language's question is given).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PhrasePair {
+    pub de_words: Vec<String>,
+    pub de_terms: Vec<String>,
+    pub en_words: Vec<String>,
+    pub en_terms: Vec<String>,
+}
 
 /// German words whose stem collides with other words', with the English
 /// words of their concept: the caller looks for the German part inside the
@@ -56,6 +113,8 @@ pub fn stem_collision_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec
 pub struct BilingualTerms {
     de_en: BTreeMap<String, Vec<String>>,
     en_de: BTreeMap<String, Vec<String>>,
+    /// The glossary's pairs (`with_phrases`), looked at before the terms.
+    phrases: Vec<PhrasePair>,
 }
 
 impl BilingualTerms {
@@ -87,6 +146,16 @@ impl BilingualTerms {
         t
     }
 
+    /// The table with the glossary's analysed pairs added.
+    pub fn with_phrases(mut self, phrases: Vec<PhrasePair>) -> BilingualTerms {
+        for p in phrases {
+            if !p.de_words.is_empty() && !p.en_words.is_empty() && !self.phrases.contains(&p) {
+                self.phrases.push(p);
+            }
+        }
+        self
+    }
+
     /// Number of term pairs.
     pub fn len(&self) -> usize {
         self.de_en.values().map(Vec::len).sum()
@@ -99,13 +168,35 @@ impl BilingualTerms {
 
     /// Terms of the other language for analysed `terms` of language `from`,
     /// deduplicated, in first-occurrence order, without terms already given.
+    /// A glossary pair whose words `terms` all hold comes first, and its
+    /// words are not translated one by one: „wesentliche Einrichtung“ is
+    /// `essenti entiti`, not also `substanti` (the KI-VO's „wesentliche
+    /// Änderung“).
     pub fn translate(&self, terms: &[String], from: Lang) -> Vec<String> {
         let map = match from {
             Lang::De => &self.de_en,
             Lang::En => &self.en_de,
         };
         let mut out: Vec<String> = Vec::new();
+        let mut covered: Vec<&String> = Vec::new();
+        for p in &self.phrases {
+            let (words, other) = match from {
+                Lang::De => (&p.de_words, &p.en_terms),
+                Lang::En => (&p.en_words, &p.de_terms),
+            };
+            if words.iter().all(|w| terms.contains(w)) {
+                covered.extend(words);
+                for x in other {
+                    if !terms.contains(x) && !out.contains(x) {
+                        out.push(x.clone());
+                    }
+                }
+            }
+        }
         for t in terms {
+            if covered.contains(&t) {
+                continue;
+            }
             for x in map.get(t).map(Vec::as_slice).unwrap_or(&[]) {
                 if !terms.contains(x) && !out.contains(x) {
                     out.push(x.clone());
@@ -144,5 +235,56 @@ mod tests {
         assert_eq!(t.translate(&v(&["meldung", "x"]), Lang::De), v(&["notif"]));
         assert_eq!(t.translate(&v(&["breach"]), Lang::En), v(&["verletzung"]));
         assert!(t.translate(&v(&["breach"]), Lang::De).is_empty());
+    }
+
+    #[test]
+    fn the_glossary_names_a_law_of_the_lexicon_and_a_norm_for_every_term() {
+        let g = glossary();
+        assert!(g.len() >= 80, "{}", g.len());
+        let lex = crate::Lexicon::builtin();
+        for e in g {
+            assert!(
+                lex.regulations.iter().any(|r| r.name == e.law),
+                "glossary: {} is no regulation of the lexicon",
+                e.law
+            );
+            assert!(
+                e.norm.starts_with("Art. ")
+                    || e.norm.starts_with("§ ")
+                    || e.norm.starts_with("Anhang "),
+                "{e:?}"
+            );
+        }
+        let parsed = parse_glossary(
+            "# c\nNIS2\tArt. 3\twesentliche Einrichtung\tessential entity\nCRA\t\tx\ty\nbad\n",
+        );
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].en, "essential entity");
+    }
+
+    #[test]
+    fn a_glossary_pair_translates_when_every_word_is_there_and_covers_its_words() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let t = BilingualTerms::from_tsv("wesent\tsubstanti\nfrist\tdeadlin\n").with_phrases(vec![
+            PhrasePair {
+                de_words: v(&["wesent", "einricht"]),
+                de_terms: v(&["wesent", "einricht"]),
+                en_words: v(&["essenti", "entiti"]),
+                en_terms: v(&["essenti", "entiti"]),
+            },
+        ]);
+        assert_eq!(
+            t.translate(&v(&["wesent", "einricht", "frist"]), Lang::De),
+            v(&["essenti", "entiti", "deadlin"])
+        );
+        assert_eq!(
+            t.translate(&v(&["wesent", "anderung"]), Lang::De),
+            v(&["substanti"])
+        );
+        assert_eq!(
+            t.translate(&v(&["essenti", "entiti"]), Lang::En),
+            v(&["wesent", "einricht"])
+        );
+        assert!(t.translate(&v(&["essenti"]), Lang::En).is_empty());
     }
 }

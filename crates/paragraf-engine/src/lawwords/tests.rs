@@ -367,3 +367,83 @@ fn a_section_headed_as_the_sanctions_answers_for_its_law() {
     // fines stand in: a law without a fines norm is asked for its criminal ones
     assert_eq!(kind("fines").stands_in.as_deref(), Some("criminal"));
 }
+
+/// The glossary's official wording of a law the corpus holds in one
+/// language (`glossary_phrases`): a German question about NIS2's essential
+/// entities or the CRA's open-source stewards reaches their English words,
+/// an English question about a trade secret or the transparency register
+/// the German law's; the phrase's words are not also translated one by one.
+#[test]
+fn a_glossary_term_reaches_the_other_languages_official_wording() {
+    let a = analyzer();
+    let table = BilingualTerms::builtin()
+        .clone()
+        .with_phrases(glossary_phrases(&a));
+    let translated =
+        |q: &str, lang: Lang| question_terms(&a, q, lang, &table, &Synonyms::default()).translated;
+    // the question's terms and their translations („Software“ is both)
+    let reached = |q: &str, lang: Lang| {
+        let t = question_terms(&a, q, lang, &table, &Synonyms::default());
+        [t.own, t.translated].concat()
+    };
+    let terms = |w: &str, lang: Lang| a.analyze_lang(w, lang);
+    for (q, want) in [
+        (
+            "Ab wann gilt ein Krankenhaus als wesentliche Einrichtung?",
+            "essential entity",
+        ),
+        (
+            "Welche Pflichten hat eine wichtige Einrichtung nach NIS2?",
+            "important entity",
+        ),
+        (
+            "Muss ein Verwalter quelloffener Software Schwachstellen melden?",
+            "open-source software steward",
+        ),
+        (
+            "Wie lange dauert der Unterstützungszeitraum für einen Router?",
+            "support period",
+        ),
+    ] {
+        let t = reached(q, Lang::De);
+        for w in terms(want, Lang::En) {
+            assert!(t.contains(&w), "{q}: {w} not in {t:?}");
+        }
+    }
+    // „wesentlich“ alone is the KI-VO's „wesentliche Änderung“, "substantial"
+    let entity = translated("Was ist eine wesentliche Einrichtung?", Lang::De);
+    assert!(
+        !entity.contains(&terms("substantial", Lang::En)[0]),
+        "{entity:?}"
+    );
+    let change = translated("Wann liegt eine wesentliche Änderung vor?", Lang::De);
+    assert!(
+        change.contains(&terms("substantial", Lang::En)[0]),
+        "{change:?}"
+    );
+    for (q, want) in [
+        (
+            "Is a customer list a trade secret under German law?",
+            "Geschäftsgeheimnis",
+        ),
+        (
+            "Who counts as the beneficial owner of a GmbH?",
+            "wirtschaftlich Berechtigter",
+        ),
+        (
+            "Which companies must file with the transparency register?",
+            "Transparenzregister",
+        ),
+    ] {
+        let t = reached(q, Lang::En);
+        for w in terms(want, Lang::De) {
+            assert!(t.contains(&w), "{q}: {w} not in {t:?}");
+        }
+    }
+    // one word of a two-word term is not the term
+    let owner = translated("Who owns the data a connected car produces?", Lang::En);
+    assert!(
+        !owner.contains(&terms("Berechtigter", Lang::De)[0]),
+        "{owner:?}"
+    );
+}
