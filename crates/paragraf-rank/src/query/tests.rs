@@ -996,3 +996,25 @@ fn a_hyphenated_law_name_names_the_law() {
         );
     }
 }
+
+#[test]
+fn a_law_named_by_its_official_title_in_the_other_language_is_named() {
+    // the BMJ's English title of a German law, an EU act's German title
+    for (s, law) in [
+        ("What counts as a trade secret under the Trade Secrets Act?", "GeschGehG"),
+        ("Does the Whistleblower Protection Act require anonymous reporting?", "HinSchG"),
+        ("How long must invoices be kept under the German Commercial Code?", "HGB"),
+        ("Who must register beneficial owners under the Money Laundering Act?", "GwG"),
+        (
+            "Welche Pflichten hat ein Online-Marktplatz nach der Verordnung über die allgemeine Produktsicherheit?",
+            "GPSR",
+        ),
+    ] {
+        let q = a(s);
+        assert_eq!(q.regulations, [law], "{s}");
+    }
+    // the words of a title without the title name no law
+    assert!(a("Is there an act that protects a whistleblower?")
+        .regulations
+        .is_empty());
+}
