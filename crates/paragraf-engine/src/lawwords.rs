@@ -48,8 +48,20 @@ fn words(analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<Vec<String>> {
 }
 
 /// The glossary's term pairs (`paragraf_rank::bilingual::glossary`) as
-/// `analyzer` reads them, for [`BilingualTerms::with_phrases`].
-pub fn glossary_phrases(analyzer: &Analyzer) -> Vec<PhrasePair> {
+/// `analyzer` reads them, for [`BilingualTerms::with_phrases`]. A pair's
+/// translation side is the language the corpus does not hold its law in,
+/// unless a heading of that language holds all its words: then they are
+/// that language's own term too (NIS2's „wichtige Einrichtung“ is the
+/// BSIG's, § 28 BSIG).
+pub fn glossary_phrases(analyzer: &Analyzer, headings: &HeadingTable) -> Vec<PhrasePair> {
+    let in_a_heading = |words: &[String], lang: Lang| {
+        headings.headings().iter().any(|h| {
+            h.lang == lang
+                && words
+                    .iter()
+                    .all(|w| h.words.iter().any(|hw| hw.contains(w)))
+        })
+    };
     let side = |text: &str, lang: Lang| {
         let ws = words(analyzer, text, lang);
         let full: Vec<String> = ws.iter().map(|w| w[0].clone()).collect();
@@ -61,16 +73,31 @@ pub fn glossary_phrases(analyzer: &Analyzer) -> Vec<PhrasePair> {
         }
         (full, all)
     };
+    let lexicon = paragraf_rank::Lexicon::builtin();
     paragraf_rank::bilingual::glossary()
         .iter()
         .map(|e| {
             let (de_words, de_terms) = side(&e.de, Lang::De);
             let (en_words, en_terms) = side(&e.en, Lang::En);
+            // an EU act of the glossary is held in English, a German law in German
+            let translation = lexicon
+                .regulations
+                .iter()
+                .find(|r| r.name == e.law)
+                .map(|r| match r.jurisdiction {
+                    paragraf_types::Jurisdiction::Eu => Lang::De,
+                    _ => Lang::En,
+                })
+                .filter(|&l| {
+                    let words = if l == Lang::De { &de_words } else { &en_words };
+                    !in_a_heading(words, l)
+                });
             PhrasePair {
                 de_words,
                 de_terms,
                 en_words,
                 en_terms,
+                translation,
             }
         })
         .collect()
@@ -682,6 +709,18 @@ pub fn question_terms(
                 if !own.contains(&t) && !translated.contains(&t) {
                     translated.push(t);
                 }
+            }
+        }
+    }
+    // the words of another law's term in its translation's wording name
+    // that law's one concept: in heading matching they count as the parts
+    // of a compound („wesentliche Einrichtung“ is NIS2's "essential
+    // entity", not a heading „Wesentliche Informationen“)
+    for w in table.translation_words(&own, lang) {
+        if let Some(i) = full.iter().position(|f| *f == w) {
+            full.remove(i);
+            if !parts.contains(&w) {
+                parts.push(w);
             }
         }
     }

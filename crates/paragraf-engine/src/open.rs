@@ -297,7 +297,7 @@ impl LawWords {
         let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
         let bilingual = BilingualTerms::builtin()
             .clone()
-            .with_phrases(lawwords::glossary_phrases(analyzer));
+            .with_phrases(lawwords::glossary_phrases(analyzer, &headings));
         let exceptions = lawwords::exception_rules(&index.chunks);
         let manifest = Manifest::builtin()?;
         let mut law_names = paragraf_corpus::LawNames::from_manifest(&manifest);

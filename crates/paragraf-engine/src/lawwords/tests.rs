@@ -378,7 +378,7 @@ fn a_glossary_term_reaches_the_other_languages_official_wording() {
     let a = analyzer();
     let table = BilingualTerms::builtin()
         .clone()
-        .with_phrases(glossary_phrases(&a));
+        .with_phrases(glossary_phrases(&a, &HeadingTable::default()));
     let translated =
         |q: &str, lang: Lang| question_terms(&a, q, lang, &table, &Synonyms::default()).translated;
     // the question's terms and their translations („Software“ is both)
@@ -446,4 +446,47 @@ fn a_glossary_term_reaches_the_other_languages_official_wording() {
         !owner.contains(&terms("Berechtigter", Lang::De)[0]),
         "{owner:?}"
     );
+}
+
+/// A glossary term in its translation's wording names the other law's one
+/// concept: in heading matching its words are a compound's parts, unless a
+/// heading of that language holds them all (the German transposition's own
+/// term).
+#[test]
+fn a_glossary_term_in_translation_counts_as_parts_unless_a_heading_holds_it() {
+    let a = analyzer();
+    let chunks = vec![
+        chunk("BSIG", "§ 28")
+            .title("Besonders wichtige Einrichtungen und wichtige Einrichtungen")
+            .build(),
+        chunk("UWG", "§ 5b")
+            .title("Wesentliche Informationen")
+            .build(),
+    ];
+    let headings = heading_table(&chunks, &a);
+    let table = BilingualTerms::builtin()
+        .clone()
+        .with_phrases(glossary_phrases(&a, &headings));
+    let heading_terms =
+        |q: &str, lang: Lang| question_terms(&a, q, lang, &table, &Synonyms::default()).heading;
+    let stem = |w: &str, lang: Lang| a.analyze_lang(w, lang)[0].clone();
+    for (q, lang, word) in [
+        (
+            "Wann ist ein Betreiber eine wesentliche Einrichtung?",
+            Lang::De,
+            "wesentliche",
+        ),
+        (
+            "Must every GmbH report to the transparency register?",
+            Lang::En,
+            "transparency",
+        ),
+    ] {
+        let t = heading_terms(q, lang);
+        let w = stem(word, lang);
+        assert!(!t.full.contains(&w) && t.parts.contains(&w), "{q}: {t:?}");
+    }
+    // the BSIG's own „wichtige Einrichtung“ stays a full word
+    let t = heading_terms("Bin ich eine wichtige Einrichtung?", Lang::De);
+    assert!(t.full.contains(&stem("wichtige", Lang::De)), "{t:?}");
 }
