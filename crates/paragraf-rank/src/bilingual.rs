@@ -13,6 +13,13 @@
 //! Terms are the index analyzer's output (stemmed, folded). No hand entries
 //! in the table; the one exception is [`STEM_COLLISIONS_DE_EN`], for a
 //! German word the stemmer merges with others before any table can see it.
+//!
+//! Laws the corpus holds in one language have no parallel text to derive
+//! from; their terms come from the [`glossary`] (`lexicon/glossary_de_en.tsv`):
+//! the official wording of the other language (an EU act's German text, the
+//! BMJ's English translation of a German law), one defined or heading term
+//! a line, with its law and norm. The engine analyses it at open and adds
+//! the pairs with [`BilingualTerms::with_phrases`].
 
 use paragraf_types::Lang;
 use std::collections::BTreeMap;

@@ -389,7 +389,11 @@ impl QueryAnalysis {
     /// are translations (recorded as a `translation` signal).
     pub fn set_query_terms(&mut self, terms: Vec<String>, translated: Vec<String>) {
         if !translated.is_empty() {
-            self.push("translation", "terms_de_en", translated.join(" "));
+            self.push(
+                "translation",
+                "terms_de_en, glossary_de_en",
+                translated.join(" "),
+            );
         }
         self.query_terms = terms;
         self.translated_terms = translated;
