@@ -433,7 +433,10 @@ fn a_glossary_term_reaches_the_other_languages_official_wording() {
         }
     }
     // „wesentlich“ alone is the KI-VO's „wesentliche Änderung“, "substantial"
-    let entity = translated("Was ist eine wesentliche Einrichtung?", Lang::De);
+    let entity = translated(
+        "Zählt ein Wasserversorger als wesentliche Einrichtung?",
+        Lang::De,
+    );
     assert!(
         !entity.contains(&terms("substantial", Lang::En)[0]),
         "{entity:?}"
