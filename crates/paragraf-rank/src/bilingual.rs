@@ -173,12 +173,8 @@ impl BilingualTerms {
     /// "Transparency" heading of an English act).
     pub fn translation_words(&self, terms: &[String], from: Lang) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for p in self.phrases.iter().filter(|p| p.translation == Some(from)) {
-            let words = match from {
-                Lang::De => &p.de_words,
-                Lang::En => &p.en_words,
-            };
-            if words.iter().all(|w| terms.contains(w)) {
+        for (p, words, _) in self.held_phrases(terms, from) {
+            if p.translation == Some(from) {
                 for w in words {
                     if !out.contains(w) {
                         out.push(w.clone());
@@ -187,6 +183,26 @@ impl BilingualTerms {
             }
         }
         out
+    }
+
+    /// The glossary pairs whose words in language `from` `terms` all hold,
+    /// with those words and the other side's terms.
+    fn held_phrases<'a>(
+        &'a self,
+        terms: &'a [String],
+        from: Lang,
+    ) -> impl Iterator<Item = (&'a PhrasePair, &'a [String], &'a [String])> + 'a {
+        self.phrases.iter().filter_map(move |p| {
+            let (words, other) = match from {
+                Lang::De => (&p.de_words, &p.en_terms),
+                Lang::En => (&p.en_words, &p.de_terms),
+            };
+            words.iter().all(|w| terms.contains(w)).then_some((
+                p,
+                words.as_slice(),
+                other.as_slice(),
+            ))
+        })
     }
 
     /// Number of term pairs.
@@ -212,17 +228,11 @@ impl BilingualTerms {
         };
         let mut out: Vec<String> = Vec::new();
         let mut covered: Vec<&String> = Vec::new();
-        for p in &self.phrases {
-            let (words, other) = match from {
-                Lang::De => (&p.de_words, &p.en_terms),
-                Lang::En => (&p.en_words, &p.de_terms),
-            };
-            if words.iter().all(|w| terms.contains(w)) {
-                covered.extend(words);
-                for x in other {
-                    if !terms.contains(x) && !out.contains(x) {
-                        out.push(x.clone());
-                    }
+        for (_, words, other) in self.held_phrases(terms, from) {
+            covered.extend(words);
+            for x in other {
+                if !terms.contains(x) && !out.contains(x) {
+                    out.push(x.clone());
                 }
             }
         }
