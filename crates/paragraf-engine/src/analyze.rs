@@ -41,6 +41,7 @@ impl Engine {
                 .lift(&self.index.inverted, &self.index.chunks, term, laws)
         };
         let mut laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
+        self.glossary_laws(&mut laws, &terms.own, q.lang);
         keep_named_law_titles(&mut laws, &q.regulations, &regime_of);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental;
@@ -115,6 +116,35 @@ impl Engine {
         q.set_query_terms(all, terms.translated);
         q.set_synonym_terms(terms.synonyms);
         q
+    }
+
+    /// A law's official term in the wording of the language the corpus does
+    /// not hold it in names that law as its title would ("Who keeps the
+    /// transparency register?" → GwG; [`lawwords::mark_glossary_laws`]):
+    /// added to the title matches, best lift first, at most
+    /// `lawTitleMaxLaws`.
+    fn glossary_laws(&self, laws: &mut Vec<LawMatch>, own: &[String], lang: Lang) {
+        let named = self.bilingual.named_laws(own, lang);
+        if named.is_empty() {
+            return;
+        }
+        for (l, words) in named {
+            if laws.iter().any(|m| m.regulation == l.law) {
+                continue;
+            }
+            laws.push(LawMatch {
+                regulation: l.law.clone(),
+                title: l.term.clone(),
+                terms: words.to_vec(),
+                lift: l.lift,
+            });
+        }
+        laws.sort_by(|a, b| {
+            b.lift
+                .total_cmp(&a.lift)
+                .then(a.regulation.cmp(&b.regulation))
+        });
+        laws.truncate(self.params.law_title_max_laws);
     }
 
     /// The question's terms for heading matching. A question that asks for

@@ -8,7 +8,7 @@
 
 use paragraf_index::Analyzer;
 use paragraf_index::LawTitles;
-use paragraf_rank::bilingual::{stem_collision_words, PhrasePair};
+use paragraf_rank::bilingual::{stem_collision_words, GlossaryLaw, PhrasePair};
 use paragraf_rank::{
     defined_terms_in, law_title_variants, BilingualTerms, DefinedTerms, Heading, HeadingTable,
     LawTitleTable, QueryTerms, Synonyms,
@@ -98,9 +98,72 @@ pub fn glossary_phrases(analyzer: &Analyzer, headings: &HeadingTable) -> Vec<Phr
                 en_words,
                 en_terms,
                 translation,
+                names_law: None,
             }
         })
         .collect()
+}
+
+/// Mark the glossary pairs (`phrases`, in glossary order, from
+/// [`glossary_phrases`]) whose translation names their law: no chunk of
+/// the translation's language holds its words in a row. No text of that
+/// language uses the term, so a question that does means the law's
+/// ("transparency register" is the GwG's „Transparenzregister“, „wesentliche
+/// Einrichtung“ NIS2's "essential entity"), while "trade secret" is also
+/// the Data Act's own English wording and names no law. The glossary
+/// already says the term is the law's (defined or in a heading), so no
+/// further test of the law's text is asked; the lift of the law's own
+/// wording (`(df_L/n_L)/(df/N)`, the best of its words) orders the match
+/// among the laws a title names.
+pub fn mark_glossary_laws(
+    phrases: &mut [PhrasePair],
+    analyzer: &Analyzer,
+    inverted: &paragraf_index::InvertedIndex,
+    chunks: &[Chunk],
+    lift: &LawLift,
+) {
+    for (p, e) in phrases.iter_mut().zip(paragraf_rank::bilingual::glossary()) {
+        let Some(lang) = p.translation else { continue };
+        let (words, own, term) = match lang {
+            Lang::De => (&p.de_words, &p.en_words, &e.de),
+            Lang::En => (&p.en_words, &p.de_words, &e.en),
+        };
+        let mut docs: Option<BTreeSet<u32>> = None;
+        for w in words {
+            let d: BTreeSet<u32> = inverted
+                .docs(w)
+                .into_iter()
+                .filter(|&d| chunks.get(d as usize).is_some_and(|c| c.lang == lang))
+                .collect();
+            docs = Some(match docs {
+                None => d,
+                Some(x) => x.intersection(&d).copied().collect(),
+            });
+        }
+        let used = docs.is_none_or(|d| {
+            d.iter().any(|&doc| {
+                let text: Vec<String> = self::words(analyzer, &chunks[doc as usize].text, lang)
+                    .into_iter()
+                    .map(|w| w[0].clone())
+                    .collect();
+                text.windows(words.len()).any(|x| x == words.as_slice())
+            })
+        });
+        if used {
+            continue;
+        }
+        let best = own
+            .iter()
+            .flat_map(|w| lift.lift_uncached(inverted, chunks, w, &[e.law.as_str()]))
+            .map(|(l, _)| l)
+            .filter(|l| l.is_finite())
+            .fold(0.0, f64::max);
+        p.names_law = Some(GlossaryLaw {
+            law: e.law.clone(),
+            term: term.clone(),
+            lift: best,
+        });
+    }
 }
 
 /// The head of the noun phrase `text` opens with (as `lang`) when `text`
@@ -517,6 +580,22 @@ impl LawLift {
             return v.clone();
         }
         drop(cached);
+        let v = self.lift_uncached(inverted, chunks, term, laws);
+        self.cache
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(term.to_string(), v.clone());
+        v
+    }
+
+    /// [`LawLift::lift`] for any `laws`, without the per-term cache.
+    pub fn lift_uncached(
+        &self,
+        inverted: &paragraf_index::InvertedIndex,
+        chunks: &[Chunk],
+        term: &str,
+        laws: &[&str],
+    ) -> Vec<(f64, u32)> {
         let ids: Vec<Option<&(u32, u32, Lang)>> = laws.iter().map(|l| self.laws.get(*l)).collect();
         let slot: HashMap<u32, usize> = ids
             .iter()
@@ -534,8 +613,7 @@ impl LawLift {
                 in_law[k] += 1;
             }
         }
-        let v: Vec<(f64, u32)> = ids
-            .iter()
+        ids.iter()
             .zip(in_law)
             .map(|(law, k)| match law {
                 Some(&(_, n_law, lang)) => {
@@ -545,12 +623,7 @@ impl LawLift {
                 }
                 None => (0.0, 0),
             })
-            .collect();
-        self.cache
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(term.to_string(), v.clone());
-        v
+            .collect()
     }
 }
 

@@ -295,9 +295,6 @@ impl LawWords {
         let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
-        let bilingual = BilingualTerms::builtin()
-            .clone()
-            .with_phrases(lawwords::glossary_phrases(analyzer, &headings));
         let exceptions = lawwords::exception_rules(&index.chunks);
         let manifest = Manifest::builtin()?;
         let mut law_names = paragraf_corpus::LawNames::from_manifest(&manifest);
@@ -310,6 +307,15 @@ impl LawWords {
         let law_titles =
             lawwords::law_title_table(&index.extras.laws, &index.chunks, &manifest, analyzer);
         let law_lift = lawwords::LawLift::new(&index.chunks);
+        let mut phrases = lawwords::glossary_phrases(analyzer, &headings);
+        lawwords::mark_glossary_laws(
+            &mut phrases,
+            analyzer,
+            &index.inverted,
+            &index.chunks,
+            &law_lift,
+        );
+        let bilingual = BilingualTerms::builtin().clone().with_phrases(phrases);
         let recital_target = if params.recital_bridge {
             recital_targets(index, params.recital_bridge_margin)
         } else {

@@ -76,7 +76,7 @@ pub fn parse_glossary(s: &str) -> Vec<GlossaryEntry> {
 /// A glossary term pair as the index analyzer reads it: the full words of
 /// each side (what a question must hold, compound parts aside) and every
 /// term of each side (what the other language's question is given).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PhrasePair {
     pub de_words: Vec<String>,
     pub de_terms: Vec<String>,
@@ -85,6 +85,25 @@ pub struct PhrasePair {
     /// The side that is the translation: the language the corpus does not
     /// hold the law in (German for an EU act held in English).
     pub translation: Option<Lang>,
+    /// The law the translation side names ([`BilingualTerms::named_laws`]):
+    /// set by the caller, which owns the index, where no text of the
+    /// translation's language holds its words in a row ("transparency
+    /// register" is the GwG's „Transparenzregister“; "trade secret" names no
+    /// law, as the Data Act's English text uses it too).
+    pub names_law: Option<GlossaryLaw>,
+}
+
+/// The law a glossary term names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GlossaryLaw {
+    /// Canonical regulation name.
+    pub law: String,
+    /// The term as the glossary writes it in the translation's language.
+    pub term: String,
+    /// The highest lift of the law-language side's words in the law's text
+    /// (`(df_L/n_L)/(df/N)`, as for a law title's word): orders the match
+    /// among the laws a title names.
+    pub lift: f64,
 }
 
 /// German words whose stem collides with other words', with the English
@@ -179,6 +198,25 @@ impl BilingualTerms {
                     if !out.contains(w) {
                         out.push(w.clone());
                     }
+                }
+            }
+        }
+        out
+    }
+
+    /// The laws that the glossary terms `terms` (language `from`) hold in
+    /// their translation's wording name ([`PhrasePair::names_law`]), once
+    /// each, in glossary order, with the question's words of the term.
+    pub fn named_laws<'a>(
+        &'a self,
+        terms: &'a [String],
+        from: Lang,
+    ) -> Vec<(&'a GlossaryLaw, &'a [String])> {
+        let mut out: Vec<(&GlossaryLaw, &[String])> = Vec::new();
+        for (p, words, _) in self.held_phrases(terms, from) {
+            if let (Some(l), Some(true)) = (&p.names_law, p.translation.map(|t| t == from)) {
+                if !out.iter().any(|(x, _)| x.law == l.law) {
+                    out.push((l, words));
                 }
             }
         }
@@ -315,6 +353,7 @@ mod tests {
                 en_words: v(&["essenti", "entiti"]),
                 en_terms: v(&["essenti", "entiti"]),
                 translation: Some(Lang::De),
+                names_law: None,
             },
         ]);
         assert_eq!(
@@ -339,5 +378,48 @@ mod tests {
             .translation_words(&v(&["essenti", "entiti"]), Lang::En)
             .is_empty());
         assert!(t.translation_words(&v(&["wesent"]), Lang::De).is_empty());
+    }
+
+    #[test]
+    fn a_glossary_term_names_its_law_only_in_its_translations_wording() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let pair = |de: &[&str], en: &[&str], law: Option<&str>| PhrasePair {
+            de_words: v(de),
+            de_terms: v(de),
+            en_words: v(en),
+            en_terms: v(en),
+            translation: Some(Lang::En),
+            names_law: law.map(|l| GlossaryLaw {
+                law: l.into(),
+                term: en.join(" "),
+                lift: 40.0,
+            }),
+        };
+        let t = BilingualTerms::default().with_phrases(vec![
+            pair(&["transparenzregist"], &["transpar", "regist"], Some("GwG")),
+            pair(
+                &["wirtschaft", "berechtigt"],
+                &["benefici", "owner"],
+                Some("GwG"),
+            ),
+            pair(&["geschaftsgeheimnis"], &["trade", "secret"], None),
+        ]);
+        let laws = |q: &[&str], lang: Lang| -> Vec<(String, Vec<String>)> {
+            t.named_laws(&v(q), lang)
+                .into_iter()
+                .map(|(l, w)| (l.law.clone(), w.to_vec()))
+                .collect()
+        };
+        // one law once, with the first term's words
+        assert_eq!(
+            laws(
+                &["who", "benefici", "owner", "transpar", "regist"],
+                Lang::En
+            ),
+            [("GwG".to_string(), v(&["transpar", "regist"]))]
+        );
+        assert!(laws(&["transpar", "oblig"], Lang::En).is_empty());
+        assert!(laws(&["trade", "secret"], Lang::En).is_empty());
+        assert!(laws(&["transparenzregist"], Lang::De).is_empty());
     }
 }

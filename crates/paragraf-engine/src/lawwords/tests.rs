@@ -496,3 +496,74 @@ fn a_glossary_term_in_translation_counts_as_parts_unless_a_heading_holds_it() {
     let t = heading_terms("Bin ich eine wichtige Einrichtung?", Lang::De);
     assert!(t.full.contains(&stem("wichtige", Lang::De)), "{t:?}");
 }
+
+/// A glossary term that no text of its translation's language holds in a
+/// row names its law (`mark_glossary_laws`): "transparency register" the
+/// GwG, „wesentliche Einrichtung“ NIS2; "trade secret", which an English
+/// act's text says itself, names none, and words apart in a text do not
+/// make the term.
+#[test]
+fn a_glossary_term_no_text_of_its_language_uses_names_its_law() {
+    let chunks = vec![
+        chunk("GwG", "§ 18")
+            .title("Einrichtung des Transparenzregisters")
+            .text("Es wird ein Transparenzregister eingerichtet.")
+            .build(),
+        chunk("Data Act", "Art. 4")
+            .lang(Lang::En)
+            .title("Rights of users")
+            .text("The data holder may refuse to share trade secrets.")
+            .build(),
+        chunk("KI-VO", "Art. 50")
+            .lang(Lang::En)
+            .title("Transparency obligations")
+            .text("Transparency towards users; the provider shall register the system.")
+            .build(),
+    ];
+    let texts: Vec<String> = chunks.iter().map(|c| c.text.clone()).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let langs: Vec<Lang> = chunks.iter().map(|c| c.lang).collect();
+    let inverted = paragraf_index::InvertedIndex::build_with_langs(
+        &texts,
+        Some(&langs),
+        None,
+        &AnalyzerConfig::default(),
+    )
+    .unwrap();
+    let a = inverted.analyzer();
+    let mut phrases = glossary_phrases(a, &HeadingTable::default());
+    mark_glossary_laws(&mut phrases, a, &inverted, &chunks, &LawLift::new(&chunks));
+    let table = BilingualTerms::builtin().clone().with_phrases(phrases);
+    let named = |q: &str, lang: Lang| -> Vec<String> {
+        let own = question_terms(a, q, lang, &table, &Synonyms::default()).own;
+        table
+            .named_laws(&own, lang)
+            .into_iter()
+            .map(|(l, _)| l.law.clone())
+            .collect()
+    };
+    assert_eq!(
+        named(
+            "Does a small GmbH have to report to the transparency register?",
+            Lang::En
+        ),
+        ["GwG"]
+    );
+    assert_eq!(
+        named(
+            "Which fees does the transparency register charge?",
+            Lang::En
+        ),
+        ["GwG"]
+    );
+    assert_eq!(
+        named(
+            "Ab welcher Größe ist ein Betrieb eine wesentliche Einrichtung?",
+            Lang::De
+        ),
+        ["NIS2"]
+    );
+    assert!(named("Can trade secrets block access to product data?", Lang::En).is_empty());
+    // the German law's own wording names it through its title, not here
+    assert!(named("Wer muss dem Transparenzregister melden?", Lang::De).is_empty());
+}
