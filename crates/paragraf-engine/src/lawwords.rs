@@ -801,7 +801,20 @@ pub fn question_terms(
         Lang::De => synonyms.expand(&full),
         Lang::En => Vec::new(),
     };
-    full.extend(translated.iter().cloned());
+    // likewise the translation wording a glossary term of the question's
+    // own law is given: „Transparenzregister“ reaches `transpar regist`,
+    // the GwG's register, not an English act's "Transparency" heading
+    let in_translation = table.translation_terms(&own, lang);
+    for t in &translated {
+        let list = if in_translation.contains(t) {
+            &mut parts
+        } else {
+            &mut full
+        };
+        if !list.contains(t) {
+            list.push(t.clone());
+        }
+    }
     parts.retain(|p| !full.contains(p));
     let mut synonyms: Vec<String> = synonyms
         .into_iter()

@@ -223,6 +223,24 @@ impl BilingualTerms {
         out
     }
 
+    /// The terms that glossary pairs give a question of language `from` in
+    /// their translation's wording (the GwG's „Transparenzregister“ →
+    /// `transpar regist`): together they name the law's one concept, as the
+    /// question's own words of it do ([`BilingualTerms::translation_words`]).
+    pub fn translation_terms(&self, terms: &[String], from: Lang) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (p, _, other) in self.held_phrases(terms, from) {
+            if p.translation.is_some_and(|t| t != from) {
+                for w in other {
+                    if !out.contains(w) {
+                        out.push(w.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The glossary pairs whose words in language `from` `terms` all hold,
     /// with those words and the other side's terms.
     fn held_phrases<'a>(
@@ -378,6 +396,23 @@ mod tests {
             .translation_words(&v(&["essenti", "entiti"]), Lang::En)
             .is_empty());
         assert!(t.translation_words(&v(&["wesent"]), Lang::De).is_empty());
+        // the English words are given to a German question in NIS2's own
+        // wording, not in its translation's
+        assert!(t
+            .translation_terms(&v(&["wesent", "einricht"]), Lang::De)
+            .is_empty());
+        let u = BilingualTerms::default().with_phrases(vec![PhrasePair {
+            de_words: v(&["transparenzregist"]),
+            de_terms: v(&["transparenzregist", "transparenz", "regist"]),
+            en_words: v(&["transpar", "regist"]),
+            en_terms: v(&["transpar", "regist"]),
+            translation: Some(Lang::En),
+            names_law: None,
+        }]);
+        assert_eq!(
+            u.translation_terms(&v(&["kost", "transparenzregist"]), Lang::De),
+            v(&["transpar", "regist"])
+        );
     }
 
     #[test]

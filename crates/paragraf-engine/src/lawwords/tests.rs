@@ -492,6 +492,17 @@ fn a_glossary_term_in_translation_counts_as_parts_unless_a_heading_holds_it() {
         let w = stem(word, lang);
         assert!(!t.full.contains(&w) && t.parts.contains(&w), "{q}: {t:?}");
     }
+    // the translation a German law's own term is given names that term:
+    // parts too („Transparenzregister“ → "transparency register", not an
+    // English act's "Transparency" heading)
+    for q in [
+        "Was kostet die Eintragung ins Transparenzregister?",
+        "Welche Angaben verlangt das Transparenzregister von einem Verein?",
+    ] {
+        let t = heading_terms(q, Lang::De);
+        let w = stem("transparency", Lang::En);
+        assert!(!t.full.contains(&w) && t.parts.contains(&w), "{q}: {t:?}");
+    }
     // the BSIG's own „wichtige Einrichtung“ stays a full word
     let t = heading_terms("Bin ich eine wichtige Einrichtung?", Lang::De);
     assert!(t.full.contains(&stem("wichtige", Lang::De)), "{t:?}");
