@@ -897,6 +897,23 @@ fn a_question_for_the_addressee_or_content_of_a_duty_has_duty_intent() {
     }
 }
 
+/// English asks who must act with "has to", "need to", "required to" as
+/// with "must": two own phrasings and a real question from an FAQ page
+/// (eu-rep.global, real-tuning) other than the one that showed the gap
+/// (consultinghouse.eu, real-tuning-3).
+#[test]
+fn an_english_modal_of_obligation_asks_for_a_duty() {
+    for text in [
+        "Which importers have to keep the technical documentation available?",
+        "Is a small online shop required to appoint a contact person?",
+        "Which British companies need to appoint an EU Representative under Art. 27 EU GDPR?",
+    ] {
+        let q = a(text);
+        assert!(q.duty_intent, "{text}: {:?}", q.signals);
+    }
+    assert!(!a("What is an importer under the GPSR?").duty_intent);
+}
+
 #[test]
 fn a_heading_that_names_a_duty_is_read_from_the_lexicon() {
     let lex = Lexicon::builtin();
