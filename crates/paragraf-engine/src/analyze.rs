@@ -121,8 +121,8 @@ impl Engine {
     /// A law's official term in the wording of the language the corpus does
     /// not hold it in names that law as its title would ("Who keeps the
     /// transparency register?" → GwG; [`lawwords::mark_glossary_laws`]):
-    /// added to the title matches, best lift first, at most
-    /// `lawTitleMaxLaws`.
+    /// added to the title matches, which keep their one order
+    /// ([`paragraf_rank::LawTitleTable::keep_best`]).
     fn glossary_laws(&self, laws: &mut Vec<LawMatch>, own: &[String], lang: Lang) {
         let named = self.bilingual.named_laws(own, lang);
         if named.is_empty() {
@@ -139,12 +139,7 @@ impl Engine {
                 lift: l.lift,
             });
         }
-        laws.sort_by(|a, b| {
-            b.lift
-                .total_cmp(&a.lift)
-                .then(a.regulation.cmp(&b.regulation))
-        });
-        laws.truncate(self.params.law_title_max_laws);
+        self.law_titles.keep_best(laws, &self.params);
     }
 
     /// The question's terms for heading matching. A question that asks for

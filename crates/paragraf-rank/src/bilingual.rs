@@ -191,17 +191,7 @@ impl BilingualTerms {
     /// ("transparency register" is the GwG's „Transparenzregister“, not a
     /// "Transparency" heading of an English act).
     pub fn translation_words(&self, terms: &[String], from: Lang) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for (p, words, _) in self.held_phrases(terms, from) {
-            if p.translation == Some(from) {
-                for w in words {
-                    if !out.contains(w) {
-                        out.push(w.clone());
-                    }
-                }
-            }
-        }
-        out
+        self.held_terms(terms, from, true)
     }
 
     /// The laws that the glossary terms `terms` (language `from`) hold in
@@ -214,10 +204,11 @@ impl BilingualTerms {
     ) -> Vec<(&'a GlossaryLaw, &'a [String])> {
         let mut out: Vec<(&GlossaryLaw, &[String])> = Vec::new();
         for (p, words, _) in self.held_phrases(terms, from) {
-            if let (Some(l), Some(true)) = (&p.names_law, p.translation.map(|t| t == from)) {
-                if !out.iter().any(|(x, _)| x.law == l.law) {
-                    out.push((l, words));
-                }
+            let Some(l) = p.names_law.as_ref().filter(|_| p.translation == Some(from)) else {
+                continue;
+            };
+            if !out.iter().any(|(x, _)| x.law == l.law) {
+                out.push((l, words));
             }
         }
         out
@@ -228,13 +219,29 @@ impl BilingualTerms {
     /// `transpar regist`): together they name the law's one concept, as the
     /// question's own words of it do ([`BilingualTerms::translation_words`]).
     pub fn translation_terms(&self, terms: &[String], from: Lang) -> Vec<String> {
+        self.held_terms(terms, from, false)
+    }
+
+    /// Of the glossary pairs `terms` hold: where the question's language
+    /// `from` is the translation (`in_translation`), the question's words
+    /// of the term; where it is the law's own, the translation's terms it is
+    /// given. Deduplicated, in glossary order.
+    fn held_terms(&self, terms: &[String], from: Lang, in_translation: bool) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for (p, _, other) in self.held_phrases(terms, from) {
-            if p.translation.is_some_and(|t| t != from) {
-                for w in other {
-                    if !out.contains(w) {
-                        out.push(w.clone());
+        for (p, words, other) in self.held_phrases(terms, from) {
+            let list = match p.translation {
+                Some(t) if (t == from) == in_translation => {
+                    if in_translation {
+                        words
+                    } else {
+                        other
                     }
+                }
+                _ => continue,
+            };
+            for w in list {
+                if !out.contains(w) {
+                    out.push(w.clone());
                 }
             }
         }

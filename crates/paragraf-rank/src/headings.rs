@@ -535,6 +535,14 @@ impl LawTitleTable {
             }
         }
         let mut found: Vec<LawMatch> = best.into_values().collect();
+        self.keep_best(&mut found, p);
+        found
+    }
+
+    /// The laws a question names, best first: an ordinance only when no law
+    /// is named, by lift (ties: name), at most `lawTitleMaxLaws`. Also for
+    /// laws named otherwise than by title (a glossary term).
+    pub fn keep_best(&self, found: &mut Vec<LawMatch>, p: &RankParams) {
         if found
             .iter()
             .any(|m| !self.ordinances.contains(&m.regulation))
@@ -547,7 +555,6 @@ impl LawTitleTable {
                 .then(a.regulation.cmp(&b.regulation))
         });
         found.truncate(p.law_title_max_laws);
-        found
     }
 }
 
