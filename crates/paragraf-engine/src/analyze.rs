@@ -170,21 +170,28 @@ impl Engine {
     /// A bare definition frame and a term a law defines, nothing else but
     /// the law's name: „Was sind Gesundheitsdaten?“, "What is profiling
     /// under the GDPR?" ask what the term means, as a quoted term does.
+    /// Likewise a yes/no question whose predicate is a term a law defines,
+    /// whole: „Ist … eine Auftragsverarbeitung?“, "Is an IP address personal
+    /// data?" ([`QueryAnalysis::classified_words`], longest first).
     fn defined_term_after_frame(&self, q: &mut QueryAnalysis) {
-        let Some(words) = &q.frame_words else {
-            return;
+        let (signal, candidates) = match &q.frame_words {
+            Some(words) => ("defined_term_after_frame", vec![words.clone()]),
+            None => ("classification_frame", q.classified_words.clone()),
         };
-        let terms = self.index.inverted.analyzer().analyze_lang(words, q.lang);
-        if terms.is_empty() {
-            return;
-        }
-        let whole = self
-            .defined
-            .matches(&terms, &q.regulations)
-            .into_iter()
-            .find(|m| terms.iter().all(|t| m.terms.contains(t)));
-        if let Some(m) = whole {
-            q.set_definition_intent("defined_term_after_frame", m.heading);
+        for words in candidates {
+            let terms = self.index.inverted.analyzer().analyze_lang(&words, q.lang);
+            if terms.is_empty() {
+                continue;
+            }
+            let whole = self
+                .defined
+                .matches(&terms, &q.regulations)
+                .into_iter()
+                .find(|m| terms.iter().all(|t| m.terms.contains(t)));
+            if let Some(m) = whole {
+                q.set_definition_intent(signal, m.heading);
+                return;
+            }
         }
     }
 

@@ -837,6 +837,29 @@ fn a_term_a_law_defines_after_a_bare_frame_asks_what_it_means() {
 }
 
 #[test]
+fn a_yes_no_question_whose_predicate_a_law_defines_asks_what_it_means() {
+    let e = engine_or_skip!();
+    // own phrasings, and a real question of a tax adviser's page
+    for question in [
+        "Ist ein Steuerbüro ein Auftragsverarbeiter?",
+        "Sind Kfz-Kennzeichen personenbezogene Daten?",
+        "Ist die Lohnabrechnung über den Steuerberater eine Auftragsverarbeitung?",
+    ] {
+        let q = e.analyze(question);
+        let framed = q.signals.iter().any(|s| s.signal == "classification_frame");
+        assert!(q.definition_intent && framed, "{question}: {:?}", q.signals);
+    }
+    // a predicate no law defines leaves the question as it is
+    for question in [
+        "Ist eine Datenschutz-Folgenabschätzung Pflicht?",
+        "Sind Geburtstagslisten im Unternehmen zulässig?",
+    ] {
+        let q = e.analyze(question);
+        assert!(!q.definition_intent, "{question}: {:?}", q.signals);
+    }
+}
+
+#[test]
 fn a_definition_question_about_a_word_no_law_defines_keeps_no_definitions_guess() {
     let e = engine_or_skip!();
     let aside = |q: &paragraf_engine::QueryAnalysis| {

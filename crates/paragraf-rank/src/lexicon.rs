@@ -6,6 +6,7 @@
 
 use crate::answer_type::AnswerType;
 use crate::error::RankError;
+use crate::query::classify::{ClassifyFrame, RawClassifyFrame};
 use crate::text::{norm_key, Pattern};
 use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
 use serde::Deserialize;
@@ -159,6 +160,8 @@ struct RawDefinition {
     quoted_frames: Vec<String>,
     #[serde(default)]
     quoted_fillers: Vec<String>,
+    #[serde(default)]
+    classify: RawClassifyFrame,
 }
 
 /// `[guidance_intent]`: the seed's signals, and the authorities among them
@@ -387,6 +390,9 @@ pub struct Lexicon {
     /// stand between frame and quote (`quoted_fillers`).
     pub quoted_frames: Vec<Vec<String>>,
     pub quoted_fillers: Vec<String>,
+    /// A yes/no question whether a thing is a term of art
+    /// (`[definition_intent.classify]`).
+    pub classify_frame: ClassifyFrame,
     /// When a law starts to apply (`[application_intent]`).
     pub application_intent: HeadingIntent,
     /// Whom or what a law covers (`[scope_intent]`).
@@ -737,6 +743,7 @@ impl Lexicon {
         let categories = compile_categories(&raw.category)?;
         let guidance_intent = patterns("guidance_intent.signals", &raw.guidance_intent.signals)?;
         let guidance_addressed = addressed(&raw.guidance_intent, &guidance_intent)?;
+        let tc = &raw.third_country;
         let mut lex = Lexicon {
             lang_de: patterns("language.de", &raw.language.de)?,
             lang_en: patterns("language.en", &raw.language.en)?,
@@ -763,6 +770,7 @@ impl Lexicon {
                 .iter()
                 .flat_map(|f| crate::text::tokens(f, false))
                 .collect(),
+            classify_frame: ClassifyFrame::compile(&raw.definition_intent.classify),
             application_intent: HeadingIntent::compile(
                 "application_intent",
                 &raw.application_intent,
@@ -805,17 +813,8 @@ impl Lexicon {
             historical: patterns("historical.signals", &raw.historical.signals)?,
             law_enforcement: patterns("law_enforcement.signals", &raw.law_enforcement.signals)?,
             third_country: patterns("third_country.signals", &raw.third_country.signals)?,
-            third_country_terms: raw
-                .third_country
-                .terms_de
-                .iter()
-                .map(|t| (Lang::De, t.clone()))
-                .chain(
-                    raw.third_country
-                        .terms_en
-                        .iter()
-                        .map(|t| (Lang::En, t.clone())),
-                )
+            third_country_terms: (tc.terms_de.iter().map(|t| (Lang::De, t.clone())))
+                .chain(tc.terms_en.iter().map(|t| (Lang::En, t.clone())))
                 .collect(),
             categories,
             jurisdictions,
@@ -823,24 +822,19 @@ impl Lexicon {
             regulations,
             scope_rules,
             topics,
-            answer_types: vec![
-                (
-                    AnswerType::Deadline,
-                    patterns("answer_type.deadline", &raw.answer_type.deadline)?,
-                ),
-                (
-                    AnswerType::Amount,
-                    patterns("answer_type.amount", &raw.answer_type.amount)?,
-                ),
-                (
-                    AnswerType::Age,
-                    patterns("answer_type.age", &raw.answer_type.age)?,
-                ),
+            answer_types: [
+                (AnswerType::Deadline, "deadline", &raw.answer_type.deadline),
+                (AnswerType::Amount, "amount", &raw.answer_type.amount),
+                (AnswerType::Age, "age", &raw.answer_type.age),
                 (
                     AnswerType::Threshold,
-                    patterns("answer_type.threshold", &raw.answer_type.threshold)?,
+                    "threshold",
+                    &raw.answer_type.threshold,
                 ),
-            ],
+            ]
+            .into_iter()
+            .map(|(t, f, l)| Ok((t, patterns(&format!("answer_type.{f}"), l)?)))
+            .collect::<Result<_, RankError>>()?,
         };
         let domains: Vec<Vec<Domain>> = lex
             .topics
@@ -866,7 +860,6 @@ impl Lexicon {
         Ok(lex)
     }
 
-    /// The regulation entry of a canonical name.
     /// Whether a norm's heading names a duty (`[duty_intent] headings`:
     /// „Transparenzpflichten …“, "Obligations of distributors").
     pub fn heading_names_duty(&self, heading: &str) -> bool {
@@ -874,6 +867,7 @@ impl Lexicon {
         crate::text::first_match(&self.duty_intent.headings, &toks).is_some()
     }
 
+    /// The regulation entry of a canonical name.
     pub fn regulation(&self, name: &str) -> Option<&RegulationEntry> {
         self.regulations.iter().find(|r| r.name == name)
     }

@@ -148,6 +148,12 @@ pub struct QueryAnalysis {
     /// ([`QueryAnalysis::set_definition_intent`]). `None` without a frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_words: Option<String>,
+    /// The candidate predicates of a yes/no question whether something is
+    /// a term of art („Ist … eine Auftragsverarbeitung?“), longest first
+    /// ([`classify`]); the caller sets definition intent when one of them
+    /// is a defined term whole. Empty for other questions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classified_words: Vec<String>,
     /// The question asks for an exception or a restriction
     /// (`[exception_intent]`: „ohne Einwilligung“, „Ausnahme“, "exempt"): a
     /// norm that excepts another is not set aside for it.
@@ -246,6 +252,7 @@ impl Default for QueryAnalysis {
             consequence_kinds: Vec::new(),
             purpose_intent: false,
             frame_words: None,
+            classified_words: Vec::new(),
             exception_intent: false,
             as_of: None,
             historical: false,
@@ -466,6 +473,7 @@ impl QueryAnalysis {
     }
 }
 
+pub(crate) mod classify;
 mod date;
 mod passes;
 #[cfg(test)]

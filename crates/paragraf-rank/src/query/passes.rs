@@ -392,6 +392,9 @@ impl<'a> Passes<'a> {
     pub(super) fn definition_intent(&mut self, q: &mut QueryAnalysis) {
         let lex = self.lex;
         q.frame_words = words_after_frame(&self.toks, lex);
+        if q.frame_words.is_none() {
+            q.classified_words = super::classify::classified_words(&self.toks, lex);
+        }
         let quoted = quoted_term(self.query, lex);
         self.quoted_law = quoted
             .as_ref()
