@@ -25,6 +25,7 @@ mod open;
 mod options;
 pub mod params;
 pub mod passages;
+mod phrase;
 pub mod prompt;
 pub mod query_embed;
 mod search;

@@ -140,6 +140,7 @@ impl<'a> PassageSearch<'a> {
                     sparse: None,
                     heading: None,
                     exact: false,
+                    pairs: None,
                 }
             })
             .collect();

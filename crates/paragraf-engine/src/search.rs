@@ -81,11 +81,18 @@ impl Engine {
         mark(&mut t, "headings", &mut lap);
         self.gather_exact(&analysis, filter, &mut cand);
         let via = self.recital_evidence(&qe.dense, filter, &mut cand);
+        // the question's content words in a row (`pairLexicalGain`)
+        let pairs = if self.params.pair_lexical_gain > 0.0 {
+            crate::phrase::question_pairs(self.index.inverted.analyzer(), query, analysis.lang)
+        } else {
+            Vec::new()
+        };
         let fused = Fusion {
             q: &qe.dense,
             heading_of: &heading_of,
             norm_lexical: &norm_lexical,
             via: &via,
+            pairs: &pairs,
         };
         let (candidates, bridged) = self.fuse(&cand, &fused);
         self.note_answer_norms(&mut analysis, &candidates);
@@ -417,6 +424,11 @@ impl Engine {
                     dense = higher(dense, rd);
                     lexical = higher(lexical, rl);
                 }
+                // only a BM25 score is lifted by the pairs: the others need none
+                let pairs = (lexical.is_some() && !f.pairs.is_empty()).then(|| {
+                    let text = &chunks[doc as usize].text;
+                    crate::phrase::pair_share(text, f.pairs)
+                });
                 Candidate {
                     chunk: &chunks[doc as usize],
                     dense,
@@ -424,6 +436,7 @@ impl Engine {
                     sparse: s.sparse,
                     heading: (!h.is_nan()).then_some(h),
                     exact: s.exact,
+                    pairs,
                 }
             })
             .collect();
@@ -600,4 +613,6 @@ struct Fusion<'a> {
     /// Norm BM25 per norm text (empty: `normLexicalMix` off).
     norm_lexical: &'a [f32],
     via: &'a RecitalEvidence,
+    /// The question's content-word pairs (`phrase::question_pairs`).
+    pairs: &'a [(String, String)],
 }

@@ -378,6 +378,19 @@ macro_rules! rank_knobs {
             /// the candidate pool (when `normLexicalMix` > 0). Pinned by
             /// `pin_norm_lexical_defaults`.
             norm_lexical_top_n, NORM_LEXICAL_TOP_N, "normLexicalTopN": usize = 20, any;
+            /// `pairLexicalGain` = 1.0 — two content words the question writes next
+            /// to each other (stop words between aside: "register of information",
+            /// „Recht auf Löschung“) name one thing; a chunk that writes them together
+            /// too (at most two words apart) speaks of it. A chunk's BM25 is lifted to
+            /// `bm25 · (1 + pairLexicalGain · share)`, `share` the part of the
+            /// question's word pairs it holds so (the engine's `phrase` module; 0:
+            /// off). Picked from 0.5 / 1.0 / 1.5 / 2.0 / 4.0 on the tuning pages of
+            /// the real questions (full e5-small index,
+            /// `eval/baselines/retrieval-real-7-2026-12-07.md`): at 1.0 real-tuning-2
+            /// 0.745 → 0.787 and real-tuning-4 0.733 → 0.800 hit@1, real-tuning and
+            /// real-tuning-3 unchanged, own + archive 428 → 430; 2.0 and 4.0 lose
+            /// real-tuning questions. Pinned by `pin_pair_lexical_gain`.
+            pair_lexical_gain, PAIR_LEXICAL_GAIN, "pairLexicalGain": f64 = 1.0, nonneg;
 
             // ---------------------------------------------------------------- candidate pools (own)
 

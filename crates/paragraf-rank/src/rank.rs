@@ -32,6 +32,9 @@ pub struct Candidate<'a> {
     pub heading: Option<f32>,
     /// Found by an explicit-reference lookup (the question cites the norm).
     pub exact: bool,
+    /// Share of the question's word pairs the chunk writes together
+    /// (`pairLexicalGain` lifts its BM25 by it); `None`: not measured.
+    pub pairs: Option<f32>,
 }
 
 /// Which part of the pipeline [`rank`] applies (ablations for the eval).
@@ -155,6 +158,8 @@ struct Scored<'a> {
     sparse: Option<f64>,
     heading: Option<f64>,
     exact: bool,
+    /// Share of the question's word pairs held together (0: none, unmeasured).
+    pairs: f64,
     /// No vector: `dense_n` is the candidates' median (see [`fuse`]).
     dense_imputed: bool,
     /// Normalised channel values used by the fusion (for the explanation).
@@ -206,6 +211,7 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             sparse: finite(c.sparse),
             heading: finite(c.heading),
             exact: c.exact,
+            pairs: finite(c.pairs).unwrap_or(0.0),
             dense_imputed: false,
             dense_n: 0.0,
             lexical_n: 0.0,
@@ -225,6 +231,7 @@ fn prepare<'a>(candidates: &[Candidate<'a>]) -> Vec<Scored<'a>> {
             kept.sparse = merge_max(kept.sparse, later.sparse);
             kept.heading = merge_max(kept.heading, later.heading);
             kept.exact |= later.exact;
+            kept.pairs = kept.pairs.max(later.pairs);
             true
         } else {
             false
@@ -260,6 +267,12 @@ fn fuse(v: &mut [Scored<'_>], p: &RankParams, stage: Stage) {
     let has_lex = v.iter().any(|s| s.lexical.is_some());
     let has_sparse = v.iter().any(|s| s.sparse.is_some());
     let has_heading = v.iter().any(|s| s.heading.is_some());
+    // the question's words in a row, written together by the chunk
+    if p.pair_lexical_gain > 0.0 {
+        for s in v.iter_mut().filter(|s| s.pairs > 0.0) {
+            s.lexical = s.lexical.map(|l| l * (1.0 + p.pair_lexical_gain * s.pairs));
+        }
+    }
     let max_lex = v.iter().filter_map(|s| s.lexical).fold(0.0_f64, f64::max);
     let max_sparse = v.iter().filter_map(|s| s.sparse).fold(0.0_f64, f64::max);
     let lex_den = max_lex.max(p.lexical_norm_floor);
@@ -453,7 +466,8 @@ fn ensure_control_diversity(v: &mut [Scored<'_>], top_k: usize) -> Vec<(usize, S
     injected
 }
 
-fn raw_reason(s: &Scored<'_>, stage: Stage, norm_mix: f64) -> String {
+fn raw_reason(s: &Scored<'_>, stage: Stage, p: &RankParams) -> String {
+    let norm_mix = p.norm_lexical_mix;
     let mut parts = Vec::new();
     if let Some(d) = s.dense {
         parts.push(format!("dense cos {d:.3}→{:.3}", s.dense_n));
@@ -461,14 +475,26 @@ fn raw_reason(s: &Scored<'_>, stage: Stage, norm_mix: f64) -> String {
         parts.push(format!("dense ohne Vektor: Median {:.3}", s.dense_n));
     }
     if let Some(l) = s.lexical {
+        // lifted by the question's word pairs the chunk writes together
+        // (`pairLexicalGain`), the norm BM25 mixed in (`normLexicalMix`)
+        let mut how: Vec<String> = Vec::new();
         if norm_mix > 0.0 {
-            // the engine mixed the norm BM25 in (`normLexicalMix`)
+            how.push(format!("Chunk/Norm, normLexicalMix {norm_mix}"));
+        }
+        if s.pairs > 0.0 && p.pair_lexical_gain > 0.0 {
+            how.push(format!(
+                "Wortpaare der Frage {:.2}, pairLexicalGain {}",
+                s.pairs, p.pair_lexical_gain
+            ));
+        }
+        if how.is_empty() {
+            parts.push(format!("bm25 {l:.2}→{:.3}", s.lexical_n));
+        } else {
             parts.push(format!(
-                "bm25 (Chunk/Norm, normLexicalMix {norm_mix}) {l:.2}→{:.3}",
+                "bm25 ({}) {l:.2}→{:.3}",
+                how.join("; "),
                 s.lexical_n
             ));
-        } else {
-            parts.push(format!("bm25 {l:.2}→{:.3}", s.lexical_n));
         }
     }
     if let Some(x) = s.sparse {
@@ -497,7 +523,7 @@ fn to_result(
     s: &Scored<'_>,
     rank: usize,
     stage: Stage,
-    norm_mix: f64,
+    params: &RankParams,
     diversity: Option<SourceRole>,
 ) -> SearchResult {
     let c = s.chunk;
@@ -509,7 +535,7 @@ fn to_result(
             constant: t.constant,
             value: t.value,
             reason: match &t.reason {
-                Reason::Raw => raw_reason(s, stage, norm_mix),
+                Reason::Raw => raw_reason(s, stage, params),
                 r => reason_text(r, c, q),
             },
         })
@@ -580,7 +606,7 @@ pub fn rank(
         .enumerate()
         .map(|(i, s)| {
             let div = injected.iter().find(|(pos, _)| *pos == i).map(|(_, r)| *r);
-            to_result(q, s, i + 1, stage, params.norm_lexical_mix, div)
+            to_result(q, s, i + 1, stage, params, div)
         })
         .collect()
 }

@@ -129,6 +129,7 @@ pub fn dense(chunk: &Chunk, cos: f32) -> Candidate<'_> {
         sparse: None,
         heading: None,
         exact: false,
+        pairs: None,
     }
 }
 
@@ -269,6 +270,7 @@ pub fn fixture_candidates(chunks: &[Chunk]) -> Vec<Candidate<'_>> {
                 sparse: i.is_multiple_of(3).then_some(s as f32),
                 heading: None,
                 exact: i == 7,
+                pairs: None,
             }
         })
         .collect()

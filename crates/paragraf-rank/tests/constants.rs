@@ -451,6 +451,7 @@ fn pin_fusion_defaults() {
             sparse: Some(0.1),
             heading: None,
             exact: false,
+            pairs: None,
         },
         Candidate {
             chunk: &y,
@@ -459,6 +460,7 @@ fn pin_fusion_defaults() {
             sparse: None,
             heading: None,
             exact: true,
+            pairs: None,
         },
     ];
     let r = rank(&qa, &cands, &RankParams::default(), Stage::Fused, 10);
@@ -475,6 +477,7 @@ fn pin_fusion_defaults() {
         sparse: None,
         heading: None,
         exact: false,
+        pairs: None,
     }];
     let r = rank(&qa, &weak, &RankParams::default(), Stage::LexicalOnly, 10);
     assert!((r[0].raw_semantic - 0.5).abs() < 1e-9);
@@ -493,6 +496,7 @@ fn a_candidate_without_a_vector_takes_the_median_dense_value() {
         sparse: None,
         heading: None,
         exact: false,
+        pairs: None,
     };
     let cands = [
         cand(&x, Some(0.8), 10.0),
@@ -538,6 +542,7 @@ fn rrf_fusion_is_scale_free() {
             sparse: None,
             heading: None,
             exact: false,
+            pairs: None,
         },
         Candidate {
             chunk: &y,
@@ -546,6 +551,7 @@ fn rrf_fusion_is_scale_free() {
             sparse: None,
             heading: None,
             exact: false,
+            pairs: None,
         },
     ];
     let r = rank(&QueryAnalysis::default(), &cands, &p, Stage::Fused, 10);
@@ -668,6 +674,46 @@ fn pin_norm_lexical_defaults() {
 }
 
 #[test]
+fn pin_pair_lexical_gain() {
+    assert_eq!(c::PAIR_LEXICAL_GAIN, 1.0);
+    assert_eq!(RankParams::default().pair_lexical_gain, 1.0);
+    // two chunks alike but for the question's word pairs: the one that
+    // writes them together has its BM25 lifted to bm25 · (1 + gain · share)
+    let x = chunk("DORA", "Art. 45").build();
+    let y = chunk("DORA", "Art. 28").build();
+    let qa = QueryAnalysis::default();
+    let cand = |chunk, pairs| Candidate {
+        chunk,
+        dense: Some(0.8),
+        lexical: Some(20.0),
+        sparse: None,
+        heading: None,
+        exact: false,
+        pairs,
+    };
+    let cands = [cand(&x, Some(0.0)), cand(&y, Some(0.5))];
+    let p = RankParams::default();
+    let r = rank(&qa, &cands, &p, Stage::LexicalOnly, 10);
+    assert_eq!(r[0].norm, "Art. 28", "{r:?}");
+    let got = |n: &str| r.iter().find(|z| z.norm == n).unwrap().raw_semantic;
+    assert!(
+        (got("Art. 45") - 20.0 / 30.0).abs() < 1e-6,
+        "{}",
+        got("Art. 45")
+    );
+    let why = &r[0].explanation[0].reason;
+    assert!(
+        why.contains("Wortpaare der Frage 0.50, pairLexicalGain 1"),
+        "{why}"
+    );
+    // off: the tie breaks by chunk id
+    let off = RankParams::from_json_str(r#"{"pairLexicalGain": 0.0}"#).unwrap();
+    let r = rank(&qa, &cands, &off, Stage::LexicalOnly, 10);
+    assert!((r[0].raw_semantic - r[1].raw_semantic).abs() < 1e-9);
+    assert!(RankParams::from_json_str(r#"{"pairLexicalGain": -1.0}"#).is_err());
+}
+
+#[test]
 fn pin_heading_vector_defaults() {
     assert_eq!(
         (
@@ -694,6 +740,7 @@ fn pin_heading_vector_defaults() {
             sparse: None,
             heading: Some(0.9),
             exact: false,
+            pairs: None,
         },
         Candidate {
             chunk: &y,
@@ -702,6 +749,7 @@ fn pin_heading_vector_defaults() {
             sparse: None,
             heading: Some(0.5),
             exact: false,
+            pairs: None,
         },
     ];
     let r = rank(&qa, &cands, &p, Stage::Fused, 10);

@@ -648,6 +648,7 @@ fn exact_lookup_and_explicit_reference() {
             sparse: None,
             heading: None,
             exact: true,
+            pairs: None,
         },
         dense(&other, 0.85),
     ];

@@ -126,6 +126,7 @@ fn cands<'a>(pool: &'a [Chunk], specs: &[Spec]) -> Vec<Candidate<'a>> {
             sparse: s.sparse,
             heading: None,
             exact: s.exact,
+            pairs: None,
         })
         .collect()
 }
