@@ -6,7 +6,7 @@
 
 use crate::answer_type::AnswerType;
 use crate::error::RankError;
-use crate::query::classify::{ClassifyFrame, RawClassifyFrame};
+use crate::frame::{ClassifyFrame, RawClassifyFrame};
 use crate::text::{norm_key, Pattern};
 use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
 use serde::Deserialize;

@@ -21,6 +21,7 @@ pub mod bilingual;
 pub mod constants;
 pub mod error;
 pub mod explain;
+pub mod frame;
 pub mod headings;
 pub mod lexicon;
 pub mod params;

@@ -11,50 +11,11 @@
 
 use crate::lexicon::Lexicon;
 use crate::text::first_match;
-use serde::Deserialize;
 
 /// The most words a predicate has („personenbezogene Daten“, "personal
 /// data", "provider of an online marketplace" has five and is no
 /// predicate of a yes/no question).
 pub const PREDICATE_MAX_WORDS: usize = 4;
-
-/// `[definition_intent.classify]` of the lexicon, as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawClassifyFrame {
-    #[serde(default)]
-    copulas: Vec<String>,
-    #[serde(default)]
-    articles: Vec<String>,
-    #[serde(default)]
-    tail: Vec<String>,
-}
-
-/// The words of a classification question (`[definition_intent.classify]`):
-/// the copulas that open it, the indefinite articles that open its
-/// predicate, and the words that may close it after the predicate (a law's
-/// name is taken out first: "… personal data under the GDPR?").
-#[derive(Debug, Clone, Default)]
-pub struct ClassifyFrame {
-    pub copulas: Vec<String>,
-    pub articles: Vec<String>,
-    pub tail: Vec<String>,
-}
-
-impl ClassifyFrame {
-    pub(crate) fn compile(raw: &RawClassifyFrame) -> ClassifyFrame {
-        let words = |list: &[String]| -> Vec<String> {
-            list.iter()
-                .flat_map(|w| crate::text::tokens(w, false))
-                .collect()
-        };
-        ClassifyFrame {
-            copulas: words(&raw.copulas),
-            articles: words(&raw.articles),
-            tail: words(&raw.tail),
-        }
-    }
-}
 
 /// The candidate predicates of a classification question, longest first:
 /// the words after the last indefinite article that follows the subject

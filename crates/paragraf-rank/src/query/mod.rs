@@ -473,7 +473,7 @@ impl QueryAnalysis {
     }
 }
 
-pub(crate) mod classify;
+mod classify;
 mod date;
 mod passes;
 #[cfg(test)]
