@@ -1,15 +1,13 @@
 //! The question's words in a row: two content words the question writes
 //! next to each other (stop words between them aside: "register of
 //! information", „Recht auf Löschung“) name one thing, and a passage that
-//! writes them together (at most `PAIR_GAP` words apart) speaks of that
+//! writes them together (at most [`PAIR_GAP`] words apart) speaks of that
 //! thing, where one that holds them apart only shares words. The rank
 //! crate lifts its BM25 by the share of pairs it holds (`pairLexicalGain`).
 
 use paragraf_index::Analyzer;
+use paragraf_rank::constants::PAIR_GAP;
 use paragraf_types::Lang;
-
-/// Most words between the two words of a pair in a passage.
-pub const PAIR_GAP: usize = 2;
 
 /// The pairs of content words next to each other in the question (as the
 /// index analyzer stems them), each once.
@@ -154,5 +152,9 @@ mod tests {
             &pairs,
         );
         assert_eq!(apart, [false, false]);
+        // at most PAIR_GAP words between the two
+        let two = held_pairs("a register of the information", &pairs);
+        let three = held_pairs("a register of all the information", &pairs);
+        assert_eq!((two[0], three[0]), (true, false));
     }
 }

@@ -434,6 +434,16 @@ pub const CONTROL_ROLE_BONUS_CONTROL_STANDARD: f64 = 0.050;
 /// base). Seed 05. Pinned by `pin_control_role_bonus`.
 pub const CONTROL_ROLE_BONUS_IMPLEMENTATION_GUIDANCE: f64 = 0.000;
 
+/// Most words between the two words of a question's word pair in a chunk
+/// for the chunk to hold the pair (`pairLexicalGain`; the engine's `phrase`
+/// module): "register of information" holds (register, information) with
+/// one word between. Measured on the tuning pages with `pairLexicalGain`
+/// 1.0: 0 (only adjacent) real-tuning-2 0.766 and real-tuning-4 0.733; 1
+/// real-tuning −1 and golden-para −1; 2 and 3 real-tuning-2 0.787 and
+/// real-tuning-4 0.800 (`eval/baselines/retrieval-real-7-2026-12-07.md`).
+/// Pinned by `pin_pair_lexical_gain`.
+pub const PAIR_GAP: usize = 2;
+
 /// Fewest norms a law must have for `headingCommonShare` to apply (a share
 /// of a handful of norms says nothing).
 pub const HEADING_COMMON_MIN_NORMS: usize = 10;

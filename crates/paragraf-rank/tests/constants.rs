@@ -675,7 +675,7 @@ fn pin_norm_lexical_defaults() {
 
 #[test]
 fn pin_pair_lexical_gain() {
-    assert_eq!(c::PAIR_LEXICAL_GAIN, 1.0);
+    assert_eq!((c::PAIR_LEXICAL_GAIN, c::PAIR_GAP), (1.0, 2));
     assert_eq!(RankParams::default().pair_lexical_gain, 1.0);
     // two chunks alike but for the question's word pairs: the one that
     // writes them together has its BM25 lifted to bm25 · (1 + gain · share)
