@@ -129,6 +129,9 @@ impl<'a> PassageSearch<'a> {
         }
         let mut docs: Vec<u32> = cand.keys().copied().collect();
         docs.sort_unstable();
+        let analysis = analyze_query(q, &[], Lexicon::builtin());
+        // the question's words in a row, as the legal search reads them
+        let pairs = crate::phrase::question_pairs(self.inverted.analyzer(), q, analysis.lang);
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|&d| {
@@ -140,11 +143,11 @@ impl<'a> PassageSearch<'a> {
                     sparse: None,
                     heading: None,
                     exact: false,
-                    pairs: None,
+                    pairs: ls
+                        .map(|_| crate::phrase::pair_share(&self.chunks[d as usize].text, &pairs)),
                 }
             })
             .collect();
-        let analysis = analyze_query(q, &[], Lexicon::builtin());
         let ranked = rank(
             &analysis,
             &cands,
