@@ -131,7 +131,11 @@ impl<'a> PassageSearch<'a> {
         docs.sort_unstable();
         let analysis = analyze_query(q, &[], Lexicon::builtin());
         // the question's words in a row, as the legal search reads them
-        let pairs = crate::phrase::question_pairs(self.inverted.analyzer(), q, analysis.lang);
+        let pairs = if self.params.pair_lexical_gain > 0.0 {
+            crate::phrase::question_pairs(self.inverted.analyzer(), q, analysis.lang)
+        } else {
+            Vec::new()
+        };
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|&d| {

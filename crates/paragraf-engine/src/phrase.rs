@@ -38,12 +38,7 @@ pub fn held_pairs(text: &str, pairs: &[(String, String)]) -> Vec<bool> {
             held.push(false);
             continue;
         }
-        let ws = ws.get_or_insert_with(|| {
-            folded
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .collect()
-        });
+        let ws = ws.get_or_insert_with(|| split_words(&folded).collect());
         held.push(ws.iter().enumerate().any(|(i, w)| {
             is_form(w, a)
                 && ws[i + 1..ws.len().min(i + 2 + PAIR_GAP)]
@@ -54,12 +49,18 @@ pub fn held_pairs(text: &str, pairs: &[(String, String)]) -> Vec<bool> {
     held
 }
 
-/// The part of a stem every form of it holds ([`is_form`]).
-fn form_key(stem: &str) -> &str {
+/// How many leading letters of a stem every form of it holds: all but the
+/// last (the stemmer's `y → i`: "company" / `compani`), at least three,
+/// at most the stem.
+fn form_len(stem: &str) -> usize {
     let n = stem.chars().count();
-    let keep = n.min(3.max(n.saturating_sub(1)));
+    n.min(3.max(n.saturating_sub(1)))
+}
+
+/// The part of a stem every form of it holds ([`form_len`]).
+fn form_key(stem: &str) -> &str {
     stem.char_indices()
-        .nth(keep)
+        .nth(form_len(stem))
         .map_or(stem, |(at, _)| &stem[..at])
 }
 
@@ -93,26 +94,29 @@ fn lower_folded(text: &str) -> String {
     out
 }
 
-/// Lower-cased, umlaut-folded words of a text.
-fn words(text: &str) -> Vec<String> {
-    lower_folded(text)
+/// The words of a lower-cased, folded text.
+fn split_words(folded: &str) -> impl Iterator<Item = &str> {
+    folded
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
+}
+
+/// Lower-cased, umlaut-folded words of a text.
+fn words(text: &str) -> Vec<String> {
+    split_words(&lower_folded(text))
         .map(str::to_string)
         .collect()
 }
 
-/// Whether a word is a form of a stem: it shares all of the stem but its
-/// last letter (the stemmer's `y → i`: "company" / `compani`), and at
-/// least three letters.
+/// Whether a word is a form of a (non-empty) stem: it begins with the
+/// stem's first [`form_len`] letters.
 fn is_form(word: &str, stem: &str) -> bool {
     let common = word
         .chars()
         .zip(stem.chars())
         .take_while(|(x, y)| x == y)
         .count();
-    let n = stem.chars().count();
-    common >= 3.max(n.saturating_sub(1)) || (common == n && n > 0)
+    !stem.is_empty() && common >= form_len(stem)
 }
 
 #[cfg(test)]

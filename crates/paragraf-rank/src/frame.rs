@@ -30,15 +30,11 @@ pub struct ClassifyFrame {
 
 impl ClassifyFrame {
     pub(crate) fn compile(raw: &RawClassifyFrame) -> ClassifyFrame {
-        let words = |list: &[String]| -> Vec<String> {
-            list.iter()
-                .flat_map(|w| crate::text::tokens(w, false))
-                .collect()
-        };
+        use crate::text::list_tokens;
         ClassifyFrame {
-            copulas: words(&raw.copulas),
-            articles: words(&raw.articles),
-            tail: words(&raw.tail),
+            copulas: list_tokens(&raw.copulas),
+            articles: list_tokens(&raw.articles),
+            tail: list_tokens(&raw.tail),
         }
     }
 }

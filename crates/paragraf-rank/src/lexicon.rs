@@ -764,12 +764,7 @@ impl Lexicon {
                 .iter()
                 .map(|f| crate::text::tokens(f, false))
                 .collect(),
-            quoted_fillers: raw
-                .definition_intent
-                .quoted_fillers
-                .iter()
-                .flat_map(|f| crate::text::tokens(f, false))
-                .collect(),
+            quoted_fillers: crate::text::list_tokens(&raw.definition_intent.quoted_fillers),
             classify_frame: ClassifyFrame::compile(&raw.definition_intent.classify),
             application_intent: HeadingIntent::compile(
                 "application_intent",

@@ -24,6 +24,12 @@ pub(crate) fn push_folded(c: char, out: &mut String) {
     }
 }
 
+/// The tokens of every phrase of a list, in one list (a lexicon's word
+/// lists: fillers, copulas).
+pub(crate) fn list_tokens(list: &[String]) -> Vec<String> {
+    list.iter().flat_map(|w| tokens(w, false)).collect()
+}
+
 /// Normalise `text` into tokens: lower case, folded, split on every
 /// character that is neither a letter nor a digit (nor `*` when
 /// `keep_star`).

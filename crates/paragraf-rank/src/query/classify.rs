@@ -33,13 +33,7 @@ pub(super) fn classified_words(toks: &[String], lex: &Lexicon) -> Vec<String> {
         return Vec::new();
     }
     let mut rest = rest.to_vec();
-    for r in &lex.regulations {
-        if let Some((p, words)) = first_match(&r.aliases, &rest) {
-            if let Some(at) = p.find(&rest) {
-                rest.drain(at..at + words.split(' ').count());
-            }
-        }
-    }
+    drop_law_names(&mut rest, lex);
     while rest
         .last()
         .is_some_and(|w| c.tail.contains(w) || lex.quoted_fillers.contains(w))
@@ -61,6 +55,19 @@ pub(super) fn classified_words(toks: &[String], lex: &Lexicon) -> Vec<String> {
         .rev()
         .map(|n| rest[rest.len() - n..].join(" "))
         .collect()
+}
+
+/// Take the first mention of each law's name out of a question's words
+/// (the frames read what is left: "What is profiling under the GDPR?" →
+/// "profiling under").
+pub(super) fn drop_law_names(words: &mut Vec<String>, lex: &Lexicon) {
+    for r in &lex.regulations {
+        if let Some((p, name)) = first_match(&r.aliases, words) {
+            if let Some(at) = p.find(words) {
+                words.drain(at..at + name.split(' ').count());
+            }
+        }
+    }
 }
 
 #[cfg(test)]

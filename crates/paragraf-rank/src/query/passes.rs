@@ -703,13 +703,7 @@ fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, Stri
 fn words_after_frame(toks: &[String], lex: &Lexicon) -> Option<String> {
     let (frame, rest) = split_at_frame(toks, lex)?;
     let mut rest = rest.to_vec();
-    for r in &lex.regulations {
-        if let Some((p, words)) = first_match(&r.aliases, &rest) {
-            if let Some(at) = p.find(&rest) {
-                rest.drain(at..at + words.split(' ').count());
-            }
-        }
-    }
+    super::classify::drop_law_names(&mut rest, lex);
     // "What does profiling mean?": the verb closes the frame
     let closes_frame = |w: &String| frame.last().is_some_and(|f| f == "does") && w == "mean";
     rest.retain(|w| !is_frame_filler(w, lex) && !closes_frame(w));
