@@ -698,6 +698,31 @@ fn asking_whom_a_law_covers_is_scope_intent() {
     );
 }
 
+/// Which things a law covers, with the law the subject of „gilt“, and how
+/// far a law reaches, ask its scope; a rule that „gilt für“ things is none.
+#[test]
+fn asking_which_things_a_law_covers_or_how_far_it_reaches_is_scope_intent() {
+    assert_intent(
+        |q| q.scope_intent,
+        &[
+            // own phrasings
+            "Für welche Unternehmen gilt die NIS2-Richtlinie?",
+            "Für welche Maschinen gilt die Maschinenverordnung?",
+            "How far does the GDPR reach?",
+            "Wie weit reicht der Data Act?",
+            // real questions, each for the other's wording (taylorwessing.com,
+            // ce-engineering.de)
+            "Für welche Produkte gilt die Cyberresilienz-Verordnung",
+            "How far does DORA reach?",
+        ],
+        &[
+            "Für welche Verarbeitungen gilt nach der DSGVO die Pflicht zur Datenschutz-Folgenabschätzung?",
+            "Welche Frist gilt für die Meldung eines Sicherheitsvorfalls?",
+            "How far in advance must a data breach be reported?",
+        ],
+    );
+}
+
 /// „Gilt … für mich / uns / mein Unternehmen?“ asks whether the law reaches
 /// the asker, as "Does … apply to my company?" does in English; a rule that
 /// „gilt für“ a thing is no scope question.
