@@ -6,8 +6,9 @@
 use crate::{lawwords, Engine, QueryAnalysis};
 use paragraf_index::Analyzer;
 use paragraf_rank::{
-    analyze_query_with, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
-    keep_meant_laws, keep_named_law_titles, meant_definitions, HeadingMatch, QueryTerms,
+    analyze_query_with, definition_topics_set_aside, exceptions_set_aside, keep_asked_terms,
+    keep_definition_answers, keep_meant_laws, keep_named_law_titles, meant_definitions,
+    HeadingMatch, QueryTerms,
 };
 use paragraf_rank::{LawMatch, Lexicon};
 use paragraf_types::{Lang, NormRef};
@@ -62,6 +63,10 @@ impl Engine {
                 &keep_named,
             )
         };
+        if let Some(asked) = q.quoted_term.as_deref().or(q.frame_words.as_deref()) {
+            let asked = self.index.inverted.analyzer().analyze_lang(asked, q.lang);
+            keep_asked_terms(&mut defined, &asked);
+        }
         // the defined term only qualifies what the question asks about
         // („Was ist ein Auftragsverarbeitungsvertrag?“, "What is a data
         // processing agreement?"): no law defines that, as no law defines

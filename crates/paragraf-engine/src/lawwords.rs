@@ -73,25 +73,19 @@ pub fn glossary_phrases(analyzer: &Analyzer, headings: &HeadingTable) -> Vec<Phr
         }
         (full, all)
     };
-    let lexicon = paragraf_rank::Lexicon::builtin();
     paragraf_rank::bilingual::glossary()
         .iter()
         .map(|e| {
             let (de_words, de_terms) = side(&e.de, Lang::De);
             let (en_words, en_terms) = side(&e.en, Lang::En);
-            // an EU act of the glossary is held in English, a German law in German
-            let translation = lexicon
-                .regulations
-                .iter()
-                .find(|r| r.name == e.law)
-                .map(|r| match r.jurisdiction {
-                    paragraf_types::Jurisdiction::Eu => Lang::De,
-                    _ => Lang::En,
-                })
-                .filter(|&l| {
-                    let words = if l == Lang::De { &de_words } else { &en_words };
-                    !in_a_heading(words, l)
-                });
+            let translation = Some(match law_language(&e.law) {
+                Lang::En => Lang::De,
+                Lang::De => Lang::En,
+            })
+            .filter(|&l| {
+                let words = if l == Lang::De { &de_words } else { &en_words };
+                !in_a_heading(words, l)
+            });
             PhrasePair {
                 de_words,
                 de_terms,
@@ -102,6 +96,20 @@ pub fn glossary_phrases(analyzer: &Analyzer, headings: &HeadingTable) -> Vec<Phr
             }
         })
         .collect()
+}
+
+/// The language the corpus holds a glossary law in: an EU act in English,
+/// a German law in German.
+fn law_language(law: &str) -> Lang {
+    let eu = paragraf_rank::Lexicon::builtin()
+        .regulations
+        .iter()
+        .any(|r| r.name == law && r.jurisdiction == paragraf_types::Jurisdiction::Eu);
+    if eu {
+        Lang::En
+    } else {
+        Lang::De
+    }
 }
 
 /// Mark the glossary pairs (`phrases`, in glossary order, from
@@ -687,18 +695,59 @@ pub fn law_title_table(
 }
 
 /// Defined terms of every definitions norm (role `definition`) of binding
-/// law: the quoted term that opens each definition.
-pub fn defined_terms(chunks: &[Chunk], analyzer: &Analyzer) -> DefinedTerms {
+/// law: the quoted term that opens each definition; and the glossary's
+/// terms (`phrases`, in glossary order, from [`glossary_phrases`]) with the
+/// norm the glossary names as defining or heading them. A law defines some
+/// of its terms outside its definitions norm: NIS2's "essential entity" in
+/// Art. 3, whose Art. 6 defines only "entity"; the CRA's "severe incident"
+/// in Art. 14, whose Art. 3 defines "incident". Where the definitions norm
+/// defines the term itself, it alone answers (the HinSchG's „Repressalien“:
+/// § 3, not the prohibition of § 36). The term's words in the law's own
+/// language count; its translation's only where no heading of that
+/// language uses them as another law's term (NIS2's „wichtige Einrichtung“
+/// is the BSIG's too, § 28 BSIG).
+pub fn defined_terms(
+    chunks: &[Chunk],
+    analyzer: &Analyzer,
+    phrases: &[PhrasePair],
+) -> DefinedTerms {
     let mut entries = Vec::new();
+    let mut by_law: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
     for c in chunks {
         if c.source_role != SourceRole::Definition || !c.source_class.is_binding() {
             continue;
         }
         for surface in defined_terms_in(&c.text) {
-            entries.push((terms(analyzer, &surface, c.lang), surface, c.norm_ref()));
+            let t = terms(analyzer, &surface, c.lang);
+            by_law.insert((c.regulation.clone(), sorted(&t)));
+            entries.push((t, surface, c.norm_ref()));
+        }
+    }
+    let norms: BTreeSet<NormRef> = chunks
+        .iter()
+        .filter(|c| c.source_class.is_binding())
+        .map(Chunk::norm_ref)
+        .collect();
+    for (e, p) in paragraf_rank::bilingual::glossary().iter().zip(phrases) {
+        let norm = NormRef(format!("{} {}", e.norm, e.law));
+        if !norms.contains(&norm) {
+            continue;
+        }
+        for (text, lang) in [(&e.de, Lang::De), (&e.en, Lang::En)] {
+            let t = terms(analyzer, text, lang);
+            let defined_there = by_law.contains(&(e.law.clone(), sorted(&t)));
+            if (law_language(&e.law) == lang || p.translation == Some(lang)) && !defined_there {
+                entries.push((t, text.clone(), norm.clone()));
+            }
         }
     }
     DefinedTerms::new(entries)
+}
+
+fn sorted(terms: &[String]) -> Vec<String> {
+    let mut v = terms.to_vec();
+    v.sort();
+    v
 }
 
 /// A question's analysed terms: its own (full words and compound parts) and

@@ -292,7 +292,6 @@ impl LawWords {
         }
         let sections = lawwords::section_table(&index.chunks, analyzer);
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
-        let defined = lawwords::defined_terms(&index.chunks, analyzer);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
         let exceptions = lawwords::exception_rules(&index.chunks);
@@ -315,6 +314,7 @@ impl LawWords {
             &index.chunks,
             &law_lift,
         );
+        let defined = lawwords::defined_terms(&index.chunks, analyzer, &phrases);
         let bilingual = BilingualTerms::builtin().clone().with_phrases(phrases);
         let recital_target = if params.recital_bridge {
             recital_targets(index, params.recital_bridge_margin)

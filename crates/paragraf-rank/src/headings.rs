@@ -804,6 +804,7 @@ pub fn keep_definition_answers(
     }
     headings.retain(|m| {
         is_definitions_norm(&m.norm)
+            || defined.iter().any(|d| d.norm == m.norm)
             || !defining.iter().any(|(r, terms)| {
                 m.norm.is_of(r)
                     && !m.terms.is_empty()
@@ -833,7 +834,8 @@ pub fn definition_topics_set_aside(
         .iter()
         .filter_map(|m| regulation_of(&m.norm))
         .collect();
-    let governs = |n: &NormRef| !is_definitions_norm(n) && defining.iter().any(|r| n.is_of(r));
+    let defines = |n: &NormRef| is_definitions_norm(n) || defined.iter().any(|m| m.norm == *n);
+    let governs = |n: &NormRef| !defines(n) && defining.iter().any(|r| n.is_of(r));
     let other_definitions = |n: &NormRef| {
         !defined.is_empty() && is_definitions_norm(n) && !defined.iter().any(|m| m.norm == *n)
     };
@@ -875,7 +877,9 @@ pub fn exceptions_set_aside(
 }
 
 mod named;
-pub use named::{keep_meant_laws, keep_named_law_titles, keep_named_laws, meant_definitions};
+pub use named::{
+    keep_asked_terms, keep_meant_laws, keep_named_law_titles, keep_named_laws, meant_definitions,
+};
 
 #[cfg(test)]
 mod tests;

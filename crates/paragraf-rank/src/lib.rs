@@ -38,9 +38,10 @@ pub use bilingual::BilingualTerms;
 pub use error::RankError;
 pub use explain::explain_table;
 pub use headings::{
-    defined_terms_in, definition_topics_set_aside, exceptions_set_aside, keep_definition_answers,
-    keep_meant_laws, keep_named_law_titles, keep_named_laws, law_title_variants, meant_definitions,
-    DefinedTerms, Heading, HeadingMatch, HeadingTable, LawMatch, LawTitleTable, QueryTerms,
+    defined_terms_in, definition_topics_set_aside, exceptions_set_aside, keep_asked_terms,
+    keep_definition_answers, keep_meant_laws, keep_named_law_titles, keep_named_laws,
+    law_title_variants, meant_definitions, DefinedTerms, Heading, HeadingMatch, HeadingTable,
+    LawMatch, LawTitleTable, QueryTerms,
 };
 pub use lexicon::Lexicon;
 pub use params::{ControlRoleBonus, FusionMethod, RankParams};

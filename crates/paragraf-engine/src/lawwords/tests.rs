@@ -578,3 +578,70 @@ fn a_glossary_term_no_text_of_its_language_uses_names_its_law() {
     // the German law's own wording names it through its title, not here
     assert!(named("Wer muss dem Transparenzregister melden?", Lang::De).is_empty());
 }
+
+/// A law defines some of its terms outside its definitions norm: the
+/// glossary's norm answers what the term means (NIS2's "essential entity"
+/// in Art. 3, whose Art. 6 defines only "entity"), in the law's own
+/// language, and in the translation where no heading of that language
+/// holds the words as another law's term; a term the definitions norm
+/// defines itself stays with it (the HinSchG's „Repressalien“: § 3, not
+/// the prohibition of § 36).
+#[test]
+fn a_glossary_term_is_defined_by_the_norm_the_glossary_names() {
+    let a = analyzer();
+    let chunks = vec![
+        chunk("NIS2", "Art. 6")
+            .lang(Lang::En)
+            .role(SourceRole::Definition)
+            .title("Definitions")
+            .text("(38) ‘entity’ means a natural or legal person created and recognised as such;")
+            .build(),
+        chunk("NIS2", "Art. 3")
+            .lang(Lang::En)
+            .title("Essential and important entities")
+            .text("1. For the purposes of this Directive, the following entities shall be considered to be essential entities:")
+            .build(),
+        chunk("BSIG", "§ 28")
+            .title("Besonders wichtige Einrichtungen und wichtige Einrichtungen")
+            .build(),
+        chunk("HinSchG", "§ 3")
+            .role(SourceRole::Definition)
+            .title("Begriffsbestimmungen")
+            .text("(6) Repressalien sind Handlungen oder Unterlassungen im Zusammenhang mit der beruflichen Tätigkeit.")
+            .build(),
+        chunk("HinSchG", "§ 36").title("Verbot von Repressalien").build(),
+    ];
+    let phrases = glossary_phrases(&a, &heading_table(&chunks, &a));
+    let defined = defined_terms(&chunks, &a, &phrases);
+    let norms = |q: &str, lang: Lang| -> Vec<String> {
+        let terms = a.analyze_lang(q, lang);
+        defined
+            .matches(&terms, &[])
+            .into_iter()
+            .map(|m| m.norm.0)
+            .collect()
+    };
+    assert_eq!(
+        norms("What is an essential entity?", Lang::En),
+        ["Art. 3 NIS2"]
+    );
+    assert_eq!(
+        norms("Was gilt als wesentliche Einrichtung?", Lang::De),
+        ["Art. 3 NIS2"]
+    );
+    assert_eq!(
+        norms("Who counts as an important entity?", Lang::En),
+        ["Art. 3 NIS2"]
+    );
+    assert_eq!(
+        norms("What does the directive mean by an entity?", Lang::En),
+        ["Art. 6 NIS2"]
+    );
+    // the BSIG's heading holds „wichtige Einrichtung“: the German words
+    // are its term too, not only NIS2's
+    assert!(norms("Was ist eine wichtige Einrichtung?", Lang::De).is_empty());
+    assert_eq!(
+        norms("Was versteht man unter Repressalien?", Lang::De),
+        ["§ 3 HinSchG"]
+    );
+}

@@ -83,3 +83,17 @@ pub fn meant_definitions(
     keep(&mut any);
     any
 }
+
+/// The defined-term matches of the term a definition question marks as the
+/// one it asks about (`asked`: the analysed terms of its quoted term, else
+/// of the words after its frame): a defined term elsewhere in the question
+/// is its context („Wer ist „wirtschaftlich Berechtigter“ im
+/// Transparenzregister“ asks § 3 GwG, not what the register is). Matches
+/// stay as they are when none lies inside the asked words (a translation's
+/// term, a frame the question words differently).
+pub fn keep_asked_terms(defined: &mut Vec<HeadingMatch>, asked: &[String]) {
+    let inside = |m: &HeadingMatch| m.terms.iter().all(|t| asked.contains(t));
+    if defined.iter().any(inside) {
+        defined.retain(inside);
+    }
+}

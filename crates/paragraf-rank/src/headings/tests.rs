@@ -694,6 +694,50 @@ fn a_defined_term_sets_aside_the_topic_norms_of_its_law() {
     assert_eq!(aside, refs(&["Art. 4 DSGVO"]));
 }
 
+/// A term a law defines outside its definitions norm (NIS2's "essential
+/// entity", Art. 3): that norm answers, its heading stays and it is not set
+/// aside as a norm that only governs the term.
+#[test]
+fn a_term_defined_outside_the_definitions_norm_keeps_its_norm() {
+    let defs = |n: &NormRef| n.as_str() == "Art. 6 NIS2";
+    let defined = [hmt("Art. 3 NIS2", &["essenti", "entiti"])];
+    let mut headings = vec![
+        hmt("Art. 3 NIS2", &["essenti", "entiti"]),
+        hmt("Art. 32 NIS2", &["essenti", "entiti"]),
+    ];
+    keep_definition_answers(&defined, &mut headings, &reg_of, &defs);
+    assert_eq!(norms(&headings), ["Art. 3 NIS2"]);
+    let topics: Vec<NormRef> = ["Art. 3 NIS2", "Art. 21 NIS2", "Art. 6 NIS2"]
+        .iter()
+        .map(|n| NormRef(n.to_string()))
+        .collect();
+    let aside = definition_topics_set_aside(&defined, &topics, &reg_of, &defs);
+    assert_eq!(
+        aside,
+        [
+            NormRef("Art. 21 NIS2".into()),
+            NormRef("Art. 6 NIS2".into())
+        ]
+    );
+}
+
+/// The term a definition question quotes, or names alone after its frame,
+/// is the one it asks about: a defined term elsewhere in it is context;
+/// matches stay when none lies inside the asked words.
+#[test]
+fn the_asked_term_keeps_its_own_definition() {
+    let register = hmt("§ 18 GwG", &["transparenzregist", "transparenz", "regist"]);
+    let owner = hmt("§ 3 GwG", &["wirtschaft", "berechtigt"]);
+    // „Wer ist „wirtschaftlich Berechtigter“ im Transparenzregister?“
+    let mut m = vec![register.clone(), owner.clone()];
+    keep_asked_terms(&mut m, &q(&["wirtschaft", "berechtigt"]));
+    assert_eq!(norms(&m), ["§ 3 GwG"]);
+    // asked words no defined term lies inside: all stay
+    let mut m = vec![register, owner];
+    keep_asked_terms(&mut m, &q(&["beneficial", "owner"]));
+    assert_eq!(m.len(), 2);
+}
+
 #[test]
 fn an_exception_steps_aside_for_its_rule() {
     let refs = |v: &[&str]| v.iter().map(|n| NormRef(n.to_string())).collect::<Vec<_>>();

@@ -148,6 +148,10 @@ pub struct QueryAnalysis {
     /// ([`QueryAnalysis::set_definition_intent`]). `None` without a frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_words: Option<String>,
+    /// The term a definition question quotes („Wer ist „wirtschaftlich
+    /// Berechtigter“ im Transparenzregister“): the one it asks about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quoted_term: Option<String>,
     /// The candidate predicates of a yes/no question whether something is
     /// a term of art („Ist … eine Auftragsverarbeitung?“), longest first
     /// ([`classify`]); the caller sets definition intent when one of them
@@ -252,6 +256,7 @@ impl Default for QueryAnalysis {
             consequence_kinds: Vec::new(),
             purpose_intent: false,
             frame_words: None,
+            quoted_term: None,
             classified_words: Vec::new(),
             exception_intent: false,
             as_of: None,

@@ -424,14 +424,18 @@ impl<'a> Passes<'a> {
             .map(|(p, words)| (p.source.clone(), words))
             .or(compared)
             .or_else(|| {
-                quoted.filter(|(_, _, law)| !law).map(|(frame, term, _)| {
-                    ("quoted_frames".to_string(), format!("{frame} „{term}“"))
-                })
+                quoted
+                    .clone()
+                    .filter(|(_, _, law)| !law)
+                    .map(|(frame, term, _)| {
+                        ("quoted_frames".to_string(), format!("{frame} „{term}“"))
+                    })
             });
         let Some((source, words)) = definition else {
             return;
         };
         q.definition_intent = true;
+        q.quoted_term = quoted.filter(|(_, _, law)| !law).map(|(_, term, _)| term);
         let mut defs: Vec<NormRef> = q
             .regulations
             .iter()

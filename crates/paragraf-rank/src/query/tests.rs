@@ -866,6 +866,27 @@ fn a_quoted_term_after_a_definition_frame_asks_what_it_means() {
     }
 }
 
+/// The term a definition question quotes is the one it asks about; a
+/// quoted law's name, or a quote no frame asks about, is none.
+#[test]
+fn a_definition_question_keeps_its_quoted_term() {
+    let quoted = |text: &str| a(text).quoted_term;
+    assert_eq!(
+        quoted("Wer ist ein „Betreiber“ im Sinne der KI-Verordnung?").as_deref(),
+        Some("Betreiber")
+    );
+    assert_eq!(
+        quoted("Who is a \"data holder\" under the Data Act?").as_deref(),
+        Some("data holder")
+    );
+    assert_eq!(
+        quoted("Was ist bei einer „Datenpanne“ im Verein zu tun?"),
+        None
+    );
+    assert_eq!(quoted("Was ist die „DSGVO“?"), None);
+    assert_eq!(quoted("Was ist eine Auftragsverarbeitung?"), None);
+}
+
 #[test]
 fn a_quoted_law_name_after_a_definition_frame_asks_what_the_law_is_about() {
     for text in [
