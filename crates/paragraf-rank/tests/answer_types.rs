@@ -56,6 +56,32 @@ fn every_answer_type_fires_on_own_phrasings() {
     }
 }
 
+/// A company's size is its headcount and turnover against the law's
+/// thresholds: asking for it asks for the threshold.
+#[test]
+fn asking_for_a_company_size_asks_for_a_threshold() {
+    for q in [
+        // own phrasings
+        "Nach welchen Größenkriterien wird ein Krankenhaus als wichtige Einrichtung eingestuft?",
+        "How is the company size counted for a group of companies under NIS2?",
+        "Which size thresholds decide whether a supplier falls under NIS2?",
+        // real question (180-it.de; the gap was another page's)
+        "Erfüllt Ihr Unternehmen die Größenkriterien?",
+    ] {
+        assert!(
+            types(q).contains(&AnswerType::Threshold),
+            "{q:?}: {:?}",
+            types(q)
+        );
+    }
+    for q in [
+        "Wie groß muss die Schrift im Impressum sein?",
+        "What size must the CE marking have?",
+    ] {
+        assert!(!types(q).contains(&AnswerType::Threshold), "{q:?}");
+    }
+}
+
 #[test]
 fn a_question_that_asks_for_no_number_asks_for_no_answer_type() {
     for q in [
