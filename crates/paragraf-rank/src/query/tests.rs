@@ -198,6 +198,25 @@ fn consent_as_a_verb_is_a_data_protection_signal() {
     }
 }
 
+/// Reports made anonymously are the reporting channels' matter.
+#[test]
+fn an_anonymous_report_is_a_whistleblowing_signal() {
+    for s in [
+        // own phrasings
+        "Darf die Meldestelle anonym eingehende Hinweise ignorieren?",
+        "Kann ein Mitarbeiter Betrug anonym melden?",
+        "Must an employer accept anonymous reports?",
+        // real questions of two pages, each for the other's wording
+        "Anonyme Meldungen: Pflicht oder Risiko?",
+        "Sind anonyme Meldungen Pflicht im Hinweisgeberschutz?",
+    ] {
+        assert!(a(s).domains.contains(&Domain::Whistleblowing), "{s}");
+    }
+    // anonymised data is no report
+    let s = "Gilt die DSGVO für anonymisierte Daten?";
+    assert!(!a(s).domains.contains(&Domain::Whistleblowing), "{s}");
+}
+
 #[test]
 fn english_questions_find_their_domain() {
     use Domain::*;
