@@ -215,6 +215,33 @@ fn a_data_loss_is_a_personal_data_breach() {
 }
 
 #[test]
+fn reverse_engineering_is_the_permitted_study_of_a_product() {
+    let term = "Beobachten, Untersuchen, Rückbauen oder Testen eines Produkts";
+    for text in [
+        // own phrasings
+        "Darf ein Wettbewerber unsere Steuerung per Reverse Engineering nachbauen?",
+        "Kann ich Reverse-Engineering vertraglich ausschließen?",
+        // a real question (tuning page: adjuga.com, not the page that showed
+        // the gap)
+        "„Reverse Engineering“ nach dem GeschGehG grundsätzlich erlaubt?",
+    ] {
+        assert_category(text, "reverse_engineering", term);
+    }
+    assert_category(
+        "May a rival reverse engineer our firmware?",
+        "reverse_engineering",
+        "observing, studying, disassembling or testing a product",
+    );
+    // the law's verbs alone: a building's demolition is no study of a product
+    let q = analyze("Wer trägt die Kosten für den Rückbau einer Windkraftanlage?");
+    assert!(
+        !q.categories.iter().any(|c| c == "reverse_engineering"),
+        "{:?}",
+        q.categories
+    );
+}
+
+#[test]
 fn hand_topics_off_keeps_the_laws_words_but_not_the_norms() {
     use paragraf_rank::analyze_query_with;
     let text = "Darf der Arbeitgeber den Impfstatus seiner Beschäftigten abfragen?";
