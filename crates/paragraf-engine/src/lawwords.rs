@@ -723,21 +723,30 @@ pub fn defined_terms(
             entries.push((t, surface, c.norm_ref()));
         }
     }
-    let norms: BTreeSet<NormRef> = chunks
+    let glossary = paragraf_rank::bilingual::glossary();
+    let wanted: BTreeSet<(&str, &str)> = glossary
+        .iter()
+        .map(|e| (e.law.as_str(), e.norm.as_str()))
+        .collect();
+    let held: BTreeSet<(&str, &str)> = chunks
         .iter()
         .filter(|c| c.source_class.is_binding())
-        .map(Chunk::norm_ref)
+        .map(|c| (c.regulation.as_str(), c.norm.as_str()))
+        .filter(|k| wanted.contains(k))
         .collect();
-    for (e, p) in paragraf_rank::bilingual::glossary().iter().zip(phrases) {
-        let norm = NormRef(format!("{} {}", e.norm, e.law));
-        if !norms.contains(&norm) {
+    for (e, p) in glossary.iter().zip(phrases) {
+        if !held.contains(&(e.law.as_str(), e.norm.as_str())) {
             continue;
         }
-        for (text, lang) in [(&e.de, Lang::De), (&e.en, Lang::En)] {
-            let t = terms(analyzer, text, lang);
-            let defined_there = by_law.contains(&(e.law.clone(), sorted(&t)));
-            if (law_language(&e.law) == lang || p.translation == Some(lang)) && !defined_there {
-                entries.push((t, text.clone(), norm.clone()));
+        let own = law_language(&e.law);
+        // the pair's terms are the analyzer's reading of each side already
+        for (text, lang, t) in [
+            (&e.de, Lang::De, &p.de_terms),
+            (&e.en, Lang::En, &p.en_terms),
+        ] {
+            let defined_there = by_law.contains(&(e.law.clone(), sorted(t)));
+            if (own == lang || p.translation == Some(lang)) && !defined_there {
+                entries.push((t.clone(), text.clone(), NormRef::new(&e.norm, &e.law)));
             }
         }
     }

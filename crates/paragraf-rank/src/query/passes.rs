@@ -400,6 +400,10 @@ impl<'a> Passes<'a> {
             .as_ref()
             .filter(|(_, _, law)| *law)
             .map(|(frame, term, _)| ("quoted_frames".to_string(), format!("{frame} „{term}“")));
+        // a quoted term that names no law is the thing the question asks about
+        let quoted_thing = quoted
+            .filter(|(_, _, law)| !law)
+            .map(|(frame, term, _)| (frame, term));
         // a law's bare name after the frame, unquoted, asks the same as a
         // quoted one: what the law is about
         if self.quoted_law.is_none() {
@@ -424,18 +428,15 @@ impl<'a> Passes<'a> {
             .map(|(p, words)| (p.source.clone(), words))
             .or(compared)
             .or_else(|| {
-                quoted
-                    .clone()
-                    .filter(|(_, _, law)| !law)
-                    .map(|(frame, term, _)| {
-                        ("quoted_frames".to_string(), format!("{frame} „{term}“"))
-                    })
+                quoted_thing
+                    .as_ref()
+                    .map(|(frame, term)| ("quoted_frames".to_string(), format!("{frame} „{term}“")))
             });
         let Some((source, words)) = definition else {
             return;
         };
         q.definition_intent = true;
-        q.quoted_term = quoted.filter(|(_, _, law)| !law).map(|(_, term, _)| term);
+        q.quoted_term = quoted_thing.map(|(_, term)| term);
         let mut defs: Vec<NormRef> = q
             .regulations
             .iter()
