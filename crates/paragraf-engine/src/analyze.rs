@@ -331,6 +331,11 @@ impl Engine {
     ) {
         let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
         let mut laws_of = named.to_vec();
+        if q.lang == Lang::De {
+            let transposing =
+                crate::statements::transposing_laws(&self.manifest, self.lexicon, named);
+            laws_of.extend(transposing);
+        }
         if laws_of.is_empty() {
             let topic_laws = q.topic_norms.iter().filter_map(&regulation_of);
             let heading_laws = matches.iter().filter_map(|m| regulation_of(&m.norm));
@@ -378,7 +383,8 @@ impl Engine {
 
     /// The norm of `law` that states consequences of `kind`: its
     /// lowest-numbered norm so headed, else the first norm of its section so
-    /// headed (the revDSG's Art. 60 under "Criminal Provisions").
+    /// headed (the revDSG's Art. 60 under "Criminal Provisions"), else the
+    /// first norm whose text states it (§ 38 BSIG, `statements`).
     fn consequence_norm(
         &self,
         law: &str,
@@ -391,8 +397,17 @@ impl Engine {
         if !own.is_empty() {
             return own;
         }
-        self.sections
-            .intent_matches(&law, &kind.headings, &[], Some(1))
+        let section = self
+            .sections
+            .intent_matches(&law, &kind.headings, &[], Some(1));
+        if !section.is_empty() {
+            return section;
+        }
+        self.statements
+            .get(&law[0], kind)
+            .cloned()
+            .into_iter()
+            .collect()
     }
 
     /// A norm that excepts or restricts another steps aside for its rule

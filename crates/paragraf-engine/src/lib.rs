@@ -29,6 +29,7 @@ mod phrase;
 pub mod prompt;
 pub mod query_embed;
 mod search;
+mod statements;
 
 use paragraf_corpus::Manifest;
 use paragraf_index::LoadedIndex;
@@ -82,6 +83,9 @@ pub struct Engine {
     /// (`lawwords::section_table`): a law's sanctions headed only as a
     /// section („Strafbestimmungen“) answer a consequence question.
     sections: HeadingTable,
+    /// Per consequence kind and law, the norm whose text states it
+    /// (`statements`): a law with no norm headed so answers with it.
+    statements: statements::ConsequenceStatements,
     /// German synonyms a heading holds (OpenThesaurus, `synonymBm25Weight`).
     synonyms: paragraf_rank::Synonyms,
     /// Title words of every law (`lawTitleGain`).

@@ -63,6 +63,7 @@ impl Engine {
             answer_masks,
             headings: words.headings,
             sections: words.sections,
+            statements: words.statements,
             synonyms: words.synonyms,
             law_titles: words.law_titles,
             recital_target: words.recital_target,
@@ -264,6 +265,7 @@ impl NormTables {
 struct LawWords {
     headings: HeadingTable,
     sections: HeadingTable,
+    statements: crate::statements::ConsequenceStatements,
     synonyms: paragraf_rank::Synonyms,
     defined: DefinedTerms,
     self_defining: HashSet<NormRef>,
@@ -291,6 +293,10 @@ impl LawWords {
             );
         }
         let sections = lawwords::section_table(&index.chunks, analyzer);
+        let statements = crate::statements::ConsequenceStatements::of(
+            &index.chunks,
+            &Lexicon::builtin().consequence_kinds,
+        );
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
@@ -324,6 +330,7 @@ impl LawWords {
         Ok(LawWords {
             headings,
             sections,
+            statements,
             synonyms,
             defined,
             self_defining,

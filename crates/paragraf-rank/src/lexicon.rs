@@ -118,6 +118,8 @@ struct RawConsequenceKind {
     signals: Vec<String>,
     headings: Vec<String>,
     #[serde(default)]
+    statements: Vec<String>,
+    #[serde(default)]
     stands_in: Option<String>,
 }
 
@@ -440,6 +442,9 @@ pub struct ConsequenceKind {
     pub signals: Vec<Pattern>,
     /// Headings of the norms that state it („Bußgeldvorschriften“, "Penalties").
     pub headings: Vec<Pattern>,
+    /// Words of a norm's text that state it, for a law with no norm so
+    /// headed („… haften ihrer Einrichtung“, "can be held liable").
+    pub statements: Vec<Pattern>,
     /// The kind whose norms answer for a law with none of this kind (a law
     /// without fines punishes through its criminal provisions); an `id` of
     /// another `[[consequence_kind]]`.
@@ -786,6 +791,10 @@ impl Lexicon {
                         headings: patterns(
                             &format!("consequence_kind[{i}].headings"),
                             &k.headings,
+                        )?,
+                        statements: patterns(
+                            &format!("consequence_kind[{i}].statements"),
+                            &k.statements,
                         )?,
                         stands_in: match &k.stands_in {
                             Some(id) if !raw.consequence_kind.iter().any(|o| &o.id == id) => {

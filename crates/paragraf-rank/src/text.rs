@@ -81,7 +81,7 @@ pub fn tokens_with_variants(text: &str) -> Vec<String> {
 
 /// Canonical comparison key of a norm id: folded, without whitespace
 /// (`Art. 37 DSGVO` and `Art.37 DSGVO` compare equal).
-pub(crate) fn norm_key(s: &str) -> String {
+pub fn norm_key(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     push_norm_key(s, &mut out);
     out
@@ -159,6 +159,13 @@ impl Pattern {
     /// Whether the pattern matches anywhere in `query_tokens`.
     pub fn matches(&self, query_tokens: &[String]) -> bool {
         self.find(query_tokens).is_some()
+    }
+
+    /// Whether the pattern may match a text whose [`norm_key`] (folded,
+    /// without whitespace) is `key`: each of its tokens occurs in it. A
+    /// cheap test before a long text is split into tokens.
+    pub fn may_match(&self, key: &str) -> bool {
+        self.toks.iter().all(|(t, _, _)| key.contains(t.as_str()))
     }
 }
 
@@ -247,6 +254,15 @@ mod tests {
     fn norm_keys_ignore_spacing_and_case() {
         assert_eq!(norm_key("Art. 37 DSGVO"), norm_key("art.37  dsgvo"));
         assert_ne!(norm_key("§ 38 BDSG"), norm_key("§ 38 BDSG 1990"));
+    }
+
+    #[test]
+    fn a_pattern_may_match_only_a_text_that_holds_its_tokens() {
+        let p = Pattern::parse("held liable").unwrap();
+        assert!(p.may_match(&norm_key("… and can be held liable for infringements")));
+        assert!(!p.may_match(&norm_key("the liability of providers")));
+        let folded = Pattern::parse("haftungsbeschraenk*").unwrap();
+        assert!(folded.may_match(&norm_key("Eine Haftungsbeschränkung gilt nicht.")));
     }
 
     #[test]

@@ -28,10 +28,26 @@ fn a_consequence_question_names_its_kind() {
             "Wer haftet, wenn ein fehlerhaftes Ladegerät einen Brand auslöst?",
             &["damages"][..],
         ),
-        // real questions (tuning pages: legal-robots.com, mondaq.com)
+        // management liability, which § 38 BSIG and Art. 20 NIS2 state in
+        // their text only (the engine's `statements`)
+        (
+            "Can directors be held personally liable under NIS2?",
+            &["damages"][..],
+        ),
+        (
+            "Haften Vorstände für Versäumnisse bei der Cybersicherheit?",
+            &["damages"][..],
+        ),
+        // real questions (tuning pages: legal-robots.com, mondaq.com,
+        // mainly-law.com; kritisschutz.de, a page of no set)
         (
             "What are the fines for violating the EU AI Act?",
             &["fines"][..],
+        ),
+        ("Wer haftet bei NIS-2-Verstößen?", &["damages"][..]),
+        (
+            "Wie haften Geschäftsführer nach dem NIS2-Umsetzungsgesetz?",
+            &["damages"][..],
         ),
         (
             "Welche Sanktionen Drohen Bei Verstössen Gegen Das Schweizer Datenschutzrecht?",

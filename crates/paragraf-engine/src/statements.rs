@@ -1,0 +1,226 @@
+//! Norms whose text states a consequence their heading does not name.
+//!
+//! A consequence question („Wer haftet bei NIS-2-Verstößen?“) is answered
+//! by the named law's norm headed so (`[[consequence_kind]] headings`:
+//! „Haftung“, "Penalties"), else by the section so headed. Some laws state a
+//! consequence only in the text of the norm that imposes the duty: § 38
+//! BSIG, headed as the management's duties, says „Geschäftsleitungen, die
+//! ihre Pflichten … verletzen, haften ihrer Einrichtung …“; Art. 20 NIS2,
+//! headed "Governance", says the management bodies "can be held liable".
+//! For such a law the first norm (in the law's order) whose text says so
+//! (`[[consequence_kind]] statements`) answers, and the explanation quotes
+//! its sentence.
+//!
+//! A German question about an EU directive („Wer haftet bei
+//! NIS-2-Verstößen?“) asks after the German law that transposes it
+//! ([`transposing_laws`]): the directive binds the member states, the
+//! German law binds whoever breaks the duty.
+
+use paragraf_corpus::Manifest;
+use paragraf_rank::lexicon::ConsequenceKind;
+use paragraf_rank::{question_tokens, text_key, HeadingMatch, Lexicon};
+use paragraf_types::Chunk;
+use paragraf_types::Jurisdiction;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Per (consequence kind id, law): the first norm of the law whose text
+/// states that kind of consequence, as a match quoting the sentence.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ConsequenceStatements(BTreeMap<(String, String), HeadingMatch>);
+
+impl ConsequenceStatements {
+    /// Scan the binding chunks, in index order (a law's norms in its own
+    /// order), for every kind that has `statements`.
+    pub(crate) fn of(chunks: &[Chunk], kinds: &[ConsequenceKind]) -> ConsequenceStatements {
+        let kinds: Vec<&ConsequenceKind> =
+            kinds.iter().filter(|k| !k.statements.is_empty()).collect();
+        if kinds.is_empty() {
+            return ConsequenceStatements::default();
+        }
+        let found: Vec<Vec<(usize, HeadingMatch)>> = chunks
+            .par_iter()
+            .map(|c| {
+                if !c.source_class.is_binding() {
+                    return Vec::new();
+                }
+                let key = text_key(&c.text);
+                kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| k.statements.iter().any(|p| p.may_match(&key)))
+                    .filter_map(|(i, k)| stated_in(c, k).map(|m| (i, m)))
+                    .collect()
+            })
+            .collect();
+        let mut table = BTreeMap::new();
+        for (c, hits) in chunks.iter().zip(found) {
+            for (i, m) in hits {
+                table
+                    .entry((kinds[i].id.clone(), c.regulation.clone()))
+                    .or_insert(m);
+            }
+        }
+        ConsequenceStatements(table)
+    }
+
+    /// The norm of `law` whose text states consequences of `kind`.
+    pub(crate) fn get(&self, law: &str, kind: &ConsequenceKind) -> Option<&HeadingMatch> {
+        self.0.get(&(kind.id.clone(), law.to_string()))
+    }
+}
+
+/// The German laws that transpose the EU directives among `laws`: the
+/// in-force German laws of a directive's regime (NIS2 → BSIG). A directive
+/// is a law the manifest titles „Richtlinie …“; a regulation (the DSGVO)
+/// applies itself and brings none.
+pub(crate) fn transposing_laws(
+    manifest: &Manifest,
+    lexicon: &Lexicon,
+    laws: &[String],
+) -> Vec<String> {
+    let is_directive = |law: &str| {
+        manifest
+            .regulation(law)
+            .is_some_and(|r| r.title.starts_with("Richtlinie"))
+    };
+    let mut out: Vec<String> = Vec::new();
+    for law in laws.iter().filter(|l| is_directive(l)) {
+        let regime = lexicon.regime_of(law);
+        for r in &lexicon.regulations {
+            let german = r.jurisdiction == Jurisdiction::De && !r.historical;
+            if german && r.regime == regime && !laws.contains(&r.name) && !out.contains(&r.name) {
+                out.push(r.name.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The first sentence of the chunk that states `kind`, as a match.
+fn stated_in(c: &Chunk, kind: &ConsequenceKind) -> Option<HeadingMatch> {
+    sentences(&c.text).into_iter().find_map(|sentence| {
+        let toks = question_tokens(sentence);
+        let p = kind.statements.iter().find(|p| p.matches(&toks))?;
+        Some(HeadingMatch {
+            norm: c.norm_ref(),
+            heading: format!("Satz „{}“", sentence.trim()),
+            terms: vec![p.source.clone()],
+            coverage: 1.0,
+            weight: 0.0,
+        })
+    })
+}
+
+/// The sentences of a norm's text: ends at `;`, a line break, and a `.`
+/// after a word and before a space and a capital letter or a paragraph's
+/// „(2)“ — not the dot of „Abs. 1“ or "Art. 21", which a digit follows, nor
+/// those of the single letters of „z. B.“.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, ch) in text.char_indices() {
+        let end = match ch {
+            ';' | '\n' => true,
+            '.' => {
+                let rest = &text[i + 1..];
+                let word = text[..i].rsplit(char::is_whitespace).next().unwrap_or("");
+                word.chars().count() > 1
+                    && rest.starts_with(' ')
+                    && rest[1..].starts_with(|c: char| c.is_uppercase() || c == '(')
+            }
+            _ => false,
+        };
+        if end {
+            out.push(&text[start..i + ch.len_utf8()]);
+            start = i + ch.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out.retain(|s| !s.trim().is_empty());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{sentences, transposing_laws, ConsequenceStatements};
+    use paragraf_rank::testing::chunk;
+    use paragraf_rank::Lexicon;
+    use paragraf_types::{Lang, SourceClass, SourceRole};
+
+    /// A law with no liability heading answers with the first norm whose
+    /// text states the liability by its verb; the noun ("the liability of
+    /// providers of intermediary services") and "liable to a fine" state
+    /// none, nor does a recital.
+    #[test]
+    fn the_norm_whose_text_states_the_liability_answers() {
+        let en = |law: &str, norm: &str, title: &str, text: &str| {
+            chunk(law, norm)
+                .lang(Lang::En)
+                .title(title)
+                .text(text)
+                .build()
+        };
+        let chunks = vec![
+            chunk("BSIG", "§ 38")
+                .title("Umsetzungs-, Überwachungs- und Schulungspflicht für Geschäftsleitungen")
+                .text("(1) Geschäftsleitungen sind verpflichtet, die Maßnahmen nach § 30 Abs. 1 zu billigen. (2) Geschäftsleitungen, die ihre Pflichten nach Absatz 1 verletzen, haften ihrer Einrichtung für einen schuldhaft verursachten Schaden.")
+                .build(),
+            chunk("NIS2", "ErwG 137")
+                .class(SourceClass::Recital, SourceRole::Obligation)
+                .text("Management bodies should be held liable.")
+                .build(),
+            en("NIS2", "Art. 20", "Governance", "Member States shall ensure that the management bodies approve the measures and can be held liable for infringements."),
+            en("NIS2", "Art. 32", "Supervisory measures", "Natural persons can be held liable for breach of their duties."),
+            en("KI-VO", "Art. 2", "Scope", "This Regulation shall not affect the liability of providers of intermediary services."),
+            en("revDSG", "Art. 62", "Violation of the professional duty of confidentiality", "Any person who wilfully discloses such data shall be liable to a fine."),
+        ];
+        let lex = Lexicon::builtin();
+        let damages = lex
+            .consequence_kinds
+            .iter()
+            .find(|k| k.id == "damages")
+            .unwrap();
+        let table = ConsequenceStatements::of(&chunks, &lex.consequence_kinds);
+        let norm = |law: &str| table.get(law, damages).map(|m| m.norm.0.clone());
+        assert_eq!(norm("BSIG").as_deref(), Some("§ 38 BSIG"));
+        assert_eq!(norm("NIS2").as_deref(), Some("Art. 20 NIS2"));
+        assert_eq!(norm("KI-VO"), None);
+        assert_eq!(norm("revDSG"), None);
+        let quoted = &table.get("BSIG", damages).unwrap().heading;
+        assert!(
+            quoted.starts_with("Satz „(2) Geschäftsleitungen, die"),
+            "{quoted}"
+        );
+    }
+
+    /// A directive brings the German laws of its regime, a regulation none.
+    #[test]
+    fn a_directive_brings_the_german_law_that_transposes_it() {
+        let manifest = paragraf_corpus::Manifest::builtin().unwrap();
+        let lex = Lexicon::builtin();
+        let of = |law: &str| transposing_laws(&manifest, lex, &[law.to_string()]);
+        assert_eq!(of("NIS2"), ["BSIG", "BSI-KritisV"]);
+        assert_eq!(of("JI-RL"), ["BDSG"]);
+        assert_eq!(of("PLD"), ["ProdHaftG"]);
+        assert!(of("DSGVO").is_empty());
+        assert!(of("BSIG").is_empty());
+        // a law the question names itself is not brought again
+        let both = transposing_laws(&manifest, lex, &["NIS2".into(), "BSIG".into()]);
+        assert_eq!(both, ["BSI-KritisV"]);
+    }
+
+    #[test]
+    fn sentences_end_at_a_capital_not_at_an_abbreviation() {
+        let text = "(1) Nach Abs. 1 Nr. 2 gilt das, z. B. hier. Geschäftsleitungen haften; sonst nicht.\nNeu";
+        assert_eq!(
+            sentences(text),
+            vec![
+                "(1) Nach Abs. 1 Nr. 2 gilt das, z. B. hier.",
+                " Geschäftsleitungen haften;",
+                " sonst nicht.\n",
+                "Neu",
+            ]
+        );
+    }
+}
