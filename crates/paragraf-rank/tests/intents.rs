@@ -45,6 +45,17 @@ fn a_consequence_question_names_its_kind() {
             &["fines"][..],
         ),
         ("Wer haftet bei NIS-2-Verstößen?", &["damages"][..]),
+        // whether a breach is a crime, of laws that punish by fines only
+        // (isteshaltbar.de, legalknowledgebase.com; own: the AI Act)
+        (
+            "Ist es strafbar, wenn man kein Impressum hat?",
+            &["criminal"][..],
+        ),
+        ("Is breaching GDPR a criminal offence?", &["criminal"][..]),
+        (
+            "Kann man ins Gefängnis kommen, wenn man gegen die KI-Verordnung verstößt?",
+            &["criminal"][..],
+        ),
         (
             "Wie haften Geschäftsführer nach dem NIS2-Umsetzungsgesetz?",
             &["damages"][..],

@@ -366,6 +366,9 @@ fn a_section_headed_as_the_sanctions_answers_for_its_law() {
     assert!(norms(&sections, "DSGVO").is_empty());
     // fines stand in: a law without a fines norm is asked for its criminal ones
     assert_eq!(kind("fines").stands_in.as_deref(), Some("criminal"));
+    // and the other way: a law without criminal provisions punishes by fines
+    // („Ist es strafbar, wenn man kein Impressum hat?“ → § 33 DDG)
+    assert_eq!(kind("criminal").stands_in.as_deref(), Some("fines"));
 }
 
 /// The glossary's official wording of a law the corpus holds in one
