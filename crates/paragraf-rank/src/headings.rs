@@ -602,11 +602,12 @@ pub struct DefinedTerms {
 }
 
 impl DefinedTerms {
-    /// Build from (analysed terms, surface form, norm); entries without terms
-    /// are dropped, duplicates kept once.
+    /// Build from (analysed terms, surface form, norm) and the practices
+    /// the members of a family of terms name (`family`); entries without
+    /// terms are dropped, duplicates kept once.
     pub fn new(entries: impl IntoIterator<Item = (Vec<String>, String, NormRef)>) -> DefinedTerms {
         let mut seen: BTreeMap<(Vec<String>, String), String> = BTreeMap::new();
-        for (mut terms, surface, norm) in entries {
+        for (mut terms, surface, norm) in family::with_practices(entries.into_iter().collect()) {
             terms.sort();
             terms.dedup();
             if terms.is_empty() {
@@ -876,6 +877,7 @@ pub fn exceptions_set_aside(
     aside
 }
 
+mod family;
 mod named;
 pub use named::{
     keep_asked_terms, keep_meant_laws, keep_named_law_titles, keep_named_laws, meant_definitions,
