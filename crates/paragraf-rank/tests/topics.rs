@@ -912,6 +912,17 @@ const PHRASINGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "gpsr_distance_sales",
+        &[
+            // own phrasings
+            "Welche Angaben muss ein Online-Händler nach der GPSR in seinem Angebot machen?",
+            "What must an online seller show in a product listing under the GPSR?",
+            // a real question (hooleybrown.com, in no set; the gap showed on
+            // the tuning page checkregulations.com)
+            "What information must be displayed on product listings for EU customers?",
+        ],
+    ),
+    (
         "gpsr_responsible_person",
         &[
             // own phrasings
@@ -1077,6 +1088,18 @@ fn a_person_responsible_for_personal_data_is_no_gpsr_responsible_person() {
         "Who is the responsible person under the GDPR?",
     ] {
         assert_no_topic(lex, text, &["gpsr_responsible_person"]);
+    }
+}
+
+#[test]
+fn an_online_shops_customer_data_or_a_marketplace_provider_is_no_distance_sale() {
+    let lex = Lexicon::builtin();
+    for text in [
+        "Darf ein Online-Shop nach der Produktsicherheitsverordnung die Daten seiner Kunden speichern?",
+        "What must providers of online marketplaces do under the GPSR?",
+        "Is the seller liable for a defective product under the GPSR?",
+    ] {
+        assert_no_topic(lex, text, &["gpsr_distance_sales"]);
     }
 }
 
