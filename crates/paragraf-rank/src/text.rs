@@ -53,6 +53,15 @@ pub(crate) fn tokens(text: &str, keep_star: bool) -> Vec<String> {
 
 use paragraf_types::german::{without_ge_infix, without_zu_infix};
 
+/// The tokens of `text` as [`tokens`] splits them, lower case but not
+/// folded: the i-th is the word the i-th of [`tokens`] is folded from.
+pub(crate) fn lower_tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The question's tokens, then an empty separator, then the variants of
 /// tokens that have one ([`without_zu_infix`], [`without_ge_infix`]) and
 /// the hyphenated compounds written whole. The

@@ -142,7 +142,8 @@ pub struct QueryAnalysis {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub purpose_intent: bool,
     /// The words after a bare definition frame, fillers and the law's name
-    /// taken out („Was sind Gesundheitsdaten?“ → "gesundheitsdaten"); the
+    /// taken out, lower case as written („Was ist ein Bevollmächtigter?“ →
+    /// "bevollmächtigter"); the
     /// caller reads them against the defined terms of its laws and, when
     /// they are one, sets definition intent
     /// ([`QueryAnalysis::set_definition_intent`]). `None` without a frame.

@@ -391,9 +391,15 @@ impl<'a> Passes<'a> {
     /// the purpose intent.
     pub(super) fn definition_intent(&mut self, q: &mut QueryAnalysis) {
         let lex = self.lex;
-        q.frame_words = words_after_frame(&self.toks, lex);
-        if q.frame_words.is_none() {
-            q.classified_words = super::classify::classified_words(&self.toks, lex);
+        {
+            let written = as_written(self.query, &self.toks);
+            q.frame_words = words_after_frame(&self.toks, lex).map(|w| written(&w));
+            if q.frame_words.is_none() {
+                q.classified_words = super::classify::classified_words(&self.toks, lex)
+                    .iter()
+                    .map(|w| written(w))
+                    .collect();
+            }
         }
         let quoted = quoted_term(self.query, lex);
         self.quoted_law = quoted
@@ -696,6 +702,26 @@ fn law_named_after_frame(toks: &[String], lex: &Lexicon) -> Option<(String, Stri
             format!("{} {words}", frame.join(" ")),
         )
     })
+}
+
+/// Words of the question's tokens as the question writes them, lower case
+/// but not folded („bevollmächtigter“, not „bevollmaechtigter“): the caller
+/// analyses them like the law's text, whose umlauts its analyzer folds its
+/// own way. `toks` are the question's tokens (`tokens_with_variants`), whose
+/// words stand where the written ones do.
+fn as_written<'a>(query: &str, toks: &'a [String]) -> impl Fn(&str) -> String + 'a {
+    let written = crate::text::lower_tokens(query);
+    let main = toks.split(String::is_empty).next().unwrap_or_default();
+    move |words: &str| {
+        words
+            .split(' ')
+            .map(|w| match main.iter().position(|t| t == w) {
+                Some(i) if i < written.len() => written[i].clone(),
+                _ => w.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// The words after a bare definition frame, fillers and the name of a law
