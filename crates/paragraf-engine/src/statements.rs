@@ -16,6 +16,7 @@
 //! ([`transposing_laws`]): the directive binds the member states, the
 //! German law binds whoever breaks the duty.
 
+use crate::gate::split_sentences;
 use paragraf_corpus::Manifest;
 use paragraf_rank::lexicon::ConsequenceKind;
 use paragraf_rank::{question_tokens, text_key, HeadingMatch, Lexicon};
@@ -99,8 +100,8 @@ pub(crate) fn transposing_laws(
 
 /// The first sentence of the chunk that states `kind`, as a match.
 fn stated_in(c: &Chunk, kind: &ConsequenceKind) -> Option<HeadingMatch> {
-    sentences(&c.text).into_iter().find_map(|sentence| {
-        let toks = question_tokens(sentence);
+    split_sentences(&c.text).into_iter().find_map(|sentence| {
+        let toks = question_tokens(&sentence);
         let p = kind.statements.iter().find(|p| p.matches(&toks))?;
         Some(HeadingMatch {
             norm: c.norm_ref(),
@@ -112,38 +113,9 @@ fn stated_in(c: &Chunk, kind: &ConsequenceKind) -> Option<HeadingMatch> {
     })
 }
 
-/// The sentences of a norm's text: ends at `;`, a line break, and a `.`
-/// after a word and before a space and a capital letter or a paragraph's
-/// „(2)“ — not the dot of „Abs. 1“ or "Art. 21", which a digit follows, nor
-/// those of the single letters of „z. B.“.
-fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, ch) in text.char_indices() {
-        let end = match ch {
-            ';' | '\n' => true,
-            '.' => {
-                let rest = &text[i + 1..];
-                let word = text[..i].rsplit(char::is_whitespace).next().unwrap_or("");
-                word.chars().count() > 1
-                    && rest.starts_with(' ')
-                    && rest[1..].starts_with(|c: char| c.is_uppercase() || c == '(')
-            }
-            _ => false,
-        };
-        if end {
-            out.push(&text[start..i + ch.len_utf8()]);
-            start = i + ch.len_utf8();
-        }
-    }
-    out.push(&text[start..]);
-    out.retain(|s| !s.trim().is_empty());
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{sentences, transposing_laws, ConsequenceStatements};
+    use super::{transposing_laws, ConsequenceStatements};
     use paragraf_rank::testing::chunk;
     use paragraf_rank::Lexicon;
     use paragraf_types::{Lang, SourceClass, SourceRole};
@@ -164,7 +136,7 @@ mod tests {
         let chunks = vec![
             chunk("BSIG", "§ 38")
                 .title("Umsetzungs-, Überwachungs- und Schulungspflicht für Geschäftsleitungen")
-                .text("(1) Geschäftsleitungen sind verpflichtet, die Maßnahmen nach § 30 Abs. 1 zu billigen. (2) Geschäftsleitungen, die ihre Pflichten nach Absatz 1 verletzen, haften ihrer Einrichtung für einen schuldhaft verursachten Schaden.")
+                .text("(1) Geschäftsleitungen sind verpflichtet, die Maßnahmen nach § 30 Abs. 1 zu billigen.\n\n(2) Geschäftsleitungen, die ihre Pflichten nach Absatz 1 verletzen, haften ihrer Einrichtung für einen schuldhaft verursachten Schaden.")
                 .build(),
             chunk("NIS2", "ErwG 137")
                 .class(SourceClass::Recital, SourceRole::Obligation)
@@ -208,19 +180,5 @@ mod tests {
         // a law the question names itself is not brought again
         let both = transposing_laws(&manifest, lex, &["NIS2".into(), "BSIG".into()]);
         assert_eq!(both, ["BSI-KritisV"]);
-    }
-
-    #[test]
-    fn sentences_end_at_a_capital_not_at_an_abbreviation() {
-        let text = "(1) Nach Abs. 1 Nr. 2 gilt das, z. B. hier. Geschäftsleitungen haften; sonst nicht.\nNeu";
-        assert_eq!(
-            sentences(text),
-            vec![
-                "(1) Nach Abs. 1 Nr. 2 gilt das, z. B. hier.",
-                " Geschäftsleitungen haften;",
-                " sonst nicht.\n",
-                "Neu",
-            ]
-        );
     }
 }
