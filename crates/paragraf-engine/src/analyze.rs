@@ -480,6 +480,25 @@ pub(crate) fn duty_heading_terms(lexicon: &Lexicon, analyzer: &Analyzer) -> Vec<
     out
 }
 
+/// Whether a duty heading names the question's subject beside its duty: a
+/// term of the heading (`title`, analysed as `lang`) that is no duty word
+/// (`duty_words`, [`duty_heading_terms`]) is one of the question's
+/// (`query_terms`). „Transparenzpflichten …“ shares „Transparenz“ with a
+/// question about the transparency register; „Pflichten der Händler“ shares
+/// only the duty.
+pub(crate) fn duty_heading_names_subject(
+    analyzer: &Analyzer,
+    title: &str,
+    lang: Lang,
+    duty_words: &[String],
+    query_terms: &[String],
+) -> bool {
+    analyzer
+        .analyze_lang(title, lang)
+        .iter()
+        .any(|t| !duty_words.contains(t) && query_terms.contains(t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,6 +518,42 @@ mod tests {
         assert!(has("obligations", Lang::En), "{terms:?}");
         assert!(has("duties", Lang::En), "{terms:?}");
         assert!(!has("Einführer", Lang::De), "{terms:?}");
+    }
+
+    /// Own phrasings (the analyzer here splits no compounds; on the index
+    /// „Transparenzpflichten …“ meets the transparency register of
+    /// "Who is affected by the obligations of the transparency register?",
+    /// schindhelm.com, and „… Schulungspflicht …“ the NIS2 training of a
+    /// tuning page's question).
+    #[test]
+    fn a_duty_heading_answers_when_it_names_the_questions_subject() {
+        let analyzer = Analyzer::new(&AnalyzerConfig::default());
+        let duty = duty_heading_terms(Lexicon::builtin(), &analyzer);
+        let names = |title: &str, question: &str, lang: Lang| {
+            let q = analyzer.analyze_lang(question, lang);
+            duty_heading_names_subject(&analyzer, title, lang, &duty, &q)
+        };
+        assert!(names(
+            "Pflichten der Händler",
+            "Welche Pflichten hat ein Händler?",
+            Lang::De
+        ));
+        assert!(names(
+            "Obligations of distributors",
+            "What must a distributor check before selling a product?",
+            Lang::En
+        ));
+        // a duty on another subject: only the duty word in common
+        assert!(!names(
+            "Pflichten der Einführer",
+            "Welche Pflichten hat ein Händler?",
+            Lang::De
+        ));
+        assert!(!names(
+            "Obligations of importers",
+            "What are the obligations of a distributor?",
+            Lang::En
+        ));
     }
 
     #[test]

@@ -463,7 +463,12 @@ impl Engine {
     }
 
     /// Under duty intent, the binding norms among the candidates whose
-    /// heading names a duty (`dutyHeadingGain`) go into the analysis.
+    /// heading names a duty and the question's subject beside it — a term
+    /// of the question that is no duty word („Transparenzpflichten …“ for
+    /// "Who is affected by the obligations of the transparency register?",
+    /// „… Schulungspflicht …“ for „Wie oft müssen NIS-2-Schulungen …“) — go
+    /// into the analysis (`dutyHeadingGain`). A duty heading on another
+    /// subject is no answer to who must do this.
     fn note_duty_norms(&self, analysis: &mut QueryAnalysis, candidates: &[Candidate<'_>]) {
         if !analysis.duty_intent {
             return;
@@ -472,6 +477,15 @@ impl Engine {
             .iter()
             .filter(|c| {
                 c.chunk.source_class.is_binding() && self.lexicon.heading_names_duty(&c.chunk.title)
+            })
+            .filter(|c| {
+                crate::analyze::duty_heading_names_subject(
+                    self.index.inverted.analyzer(),
+                    &c.chunk.title,
+                    c.chunk.lang,
+                    &self.duty_words,
+                    &analysis.query_terms,
+                )
             })
             .map(|c| NormRef::new(&c.chunk.norm, &c.chunk.regulation))
             .collect();

@@ -129,7 +129,8 @@ macro_rules! rank_knobs {
 
             /// `dutyHeadingGain` = 0.06 (own) — bonus for a candidate norm whose heading
             /// names a duty („Pflicht zur Einrichtung interner Meldestellen“,
-            /// „Transparenzpflichten …“, "Obligations of distributors") when the question
+            /// „Transparenzpflichten …“, "Obligations of distributors") and, beside it,
+            /// a term of the question (the engine's `note_duty_norms`) when the question
             /// asks who must do what (`[duty_intent]` of the lexicon: „wer muss“,
             /// „verpflichtet“, „Pflichten“, "must", "obligations"). Real questions ask
             /// for the addressee of a duty in the verb („Wer muss sich eintragen
@@ -139,7 +140,9 @@ macro_rules! rank_knobs {
             /// subject, never overrides a named one. Measured on the full e5-small index
             /// (real-tuning pages, replay of the ranked lists): 0.05 no change, 0.06 and
             /// 0.08 +3 questions from three pages and no loss, 0.10 loses one; golden-dev
-            /// and golden-para unchanged up to 0.10. Pinned by `pin_duty_heading_gain`.
+            /// and golden-para unchanged up to 0.10. With the subject term required
+            /// (2026-12-07): 0.06 gains, 0.09 loses golden-dev hand topics off twice.
+            /// Pinned by `pin_duty_heading_gain`.
             duty_heading_gain, DUTY_HEADING_GAIN, "dutyHeadingGain": f64 = 0.06, finite;
 
             /// `citationSaturation` = 20 — citing norms at which `citationGain` is
