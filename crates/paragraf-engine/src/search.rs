@@ -4,7 +4,7 @@
 use crate::{Engine, EngineError, QueryAnalysis, SearchOptions, MAX_TOP_K};
 use paragraf_rank::{assess, rank, AnswerType, Candidate};
 use paragraf_types::vector::dot;
-use paragraf_types::{ChunkId, NormRef, SearchResponse, Timings};
+use paragraf_types::{ChunkId, Lang, NormRef, SearchResponse, Timings};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -473,23 +473,32 @@ impl Engine {
         if !analysis.duty_intent {
             return;
         }
-        let mut norms: Vec<NormRef> = candidates
+        // each heading once: a norm's chunks repeat it
+        let mut headed: Vec<(NormRef, &str, Lang)> = candidates
             .iter()
             .filter(|c| {
                 c.chunk.source_class.is_binding() && self.lexicon.heading_names_duty(&c.chunk.title)
             })
-            .filter(|c| {
+            .map(|c| {
+                let norm = NormRef::new(&c.chunk.norm, &c.chunk.regulation);
+                (norm, c.chunk.title.as_str(), c.chunk.lang)
+            })
+            .collect();
+        headed.sort();
+        headed.dedup();
+        let mut norms: Vec<NormRef> = headed
+            .into_iter()
+            .filter(|(_, title, lang)| {
                 crate::analyze::duty_heading_names_subject(
                     self.index.inverted.analyzer(),
-                    &c.chunk.title,
-                    c.chunk.lang,
+                    title,
+                    *lang,
                     &self.duty_words,
                     &analysis.query_terms,
                 )
             })
-            .map(|c| NormRef::new(&c.chunk.norm, &c.chunk.regulation))
+            .map(|(norm, _, _)| norm)
             .collect();
-        norms.sort();
         norms.dedup();
         analysis.add_duty_norms(norms);
     }
