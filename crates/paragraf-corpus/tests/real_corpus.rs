@@ -331,3 +331,68 @@ fn ki_vo_de_text_is_clean_and_cites_within_the_act() {
     );
     assert!(resolved > 5 * unresolved, "{resolved} vs {unresolved}");
 }
+
+/// The words of `s`, lower case: runs of letters.
+fn words_of(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The abbreviations table of the rank crate (`lexicon/abbreviations.tsv`)
+/// gives, for each abbreviation, the law's own words and the norm that
+/// holds them: each word of the expansion (its ending aside: „Auftrags-
+/// verarbeiter“ for the table's word, inflected in the text) is in that
+/// norm's heading or text, in the line's language; where the corpus holds
+/// the law in the other language only, the words are the glossary's
+/// official translation of a term of that norm.
+#[test]
+fn abbreviations_expand_to_words_their_norm_holds() {
+    let c = corpus_or_skip!();
+    let table = include_str!("../../paragraf-rank/lexicon/abbreviations.tsv");
+    let glossary = include_str!("../../paragraf-rank/lexicon/glossary_de_en.tsv");
+    let mut checked = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [law, norm, short, lang, words] = cols[..] else {
+            panic!("malformed line: {line}");
+        };
+        let held: Vec<_> = c
+            .chunks
+            .iter()
+            .filter(|x| x.regulation == law && x.norm == norm && x.lang.as_str() == lang)
+            .collect();
+        if held.is_empty() {
+            let in_glossary = glossary.lines().any(|g| {
+                let g: Vec<&str> = g.split('\t').collect();
+                g.len() == 4 && g[0] == law && g[1] == norm && g.contains(&words)
+            });
+            assert!(
+                in_glossary,
+                "{short}: {law} {norm} not held in {lang}, nor in the glossary"
+            );
+            checked += 1;
+            continue;
+        }
+        let text: Vec<String> = held
+            .iter()
+            .flat_map(|x| words_of(&format!("{} {}", x.title, x.text)))
+            .collect();
+        for w in words_of(words)
+            .into_iter()
+            .filter(|w| w.chars().count() > 3)
+        {
+            let stem: String = w.chars().take(w.chars().count().max(6) - 2).collect();
+            assert!(
+                text.iter().any(|t| t.starts_with(&stem)),
+                "{short}: `{w}` is not in {norm} {law} ({lang})"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "{checked} lines checked");
+}

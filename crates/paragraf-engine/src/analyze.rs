@@ -218,13 +218,15 @@ impl Engine {
     /// The question's analysed terms and their translations, with the law's
     /// own words for what the question names in other words: for a country
     /// the corpus has no law of („Drittland“, "third country"), for a
-    /// category named by an instance („Impfstatus“ → „Gesundheitsdaten“).
+    /// category named by an instance („Impfstatus“ → „Gesundheitsdaten“),
+    /// for a term named by its abbreviation („DSFA“).
     fn question_words(&self, query: &str, q: &QueryAnalysis) -> lawwords::QuestionTerms {
         let analyzer = self.index.inverted.analyzer();
         let mut terms =
             lawwords::question_terms(analyzer, query, q.lang, &self.bilingual, &self.synonyms);
         let third_country = q.third_country.then_some(&self.lexicon.third_country_terms);
-        for (lang, text) in third_country.into_iter().flatten().chain(&q.category_terms) {
+        let named = q.category_terms.iter().chain(&q.abbreviation_terms);
+        for (lang, text) in third_country.into_iter().flatten().chain(named) {
             for t in analyzer.analyze_lang(text, *lang) {
                 if !terms.own.contains(&t) {
                     terms.own.push(t.clone());

@@ -15,6 +15,7 @@
 //! assert!(q.topic_norms.iter().any(|n| n.as_str() == "Art. 37 DSGVO"));
 //! ```
 
+pub mod abbreviations;
 pub mod answer_type;
 pub mod assess;
 pub mod bilingual;

@@ -183,6 +183,11 @@ pub struct QueryAnalysis {
     /// searches them beside the question's own terms.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub category_terms: Vec<(Lang, String)>,
+    /// The law's words for the abbreviations the question holds („DSFA“ →
+    /// „Datenschutz-Folgenabschätzung“; [`crate::abbreviations`]), each
+    /// with its language: searched like `category_terms`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abbreviation_terms: Vec<(Lang, String)>,
     /// Norms cited in the question (from the corpus crate's citation parser).
     pub explicit_refs: Vec<NormRef>,
     /// Canonical norms of the detected topics (`topicGain`).
@@ -266,6 +271,7 @@ impl Default for QueryAnalysis {
             third_country: false,
             categories: Vec::new(),
             category_terms: Vec::new(),
+            abbreviation_terms: Vec::new(),
             explicit_refs: Vec::new(),
             topic_norms: Vec::new(),
             topics: Vec::new(),
@@ -525,6 +531,7 @@ pub fn analyze_query_with(
     p.as_of(&mut q);
     p.topics(&mut q);
     p.categories(&mut q);
+    p.abbreviations(&mut q);
     p.twin_norms(&mut q);
     p.definition_intent(&mut q);
     p.heading_intents(&mut q);

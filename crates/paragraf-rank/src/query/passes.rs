@@ -332,6 +332,32 @@ impl<'a> Passes<'a> {
         }
     }
 
+    /// Abbreviations of terms of art („DSFA“, "DPIA"): the law's words for
+    /// them are searched too (with hand topics off as well: they are the
+    /// law's own words), and the law that uses them names the question's
+    /// field, as a category's law does.
+    pub(super) fn abbreviations(&mut self, q: &mut QueryAnalysis) {
+        let table = crate::abbreviations::abbreviations();
+        for a in crate::abbreviations::abbreviations_in(self.query, table) {
+            let term = (a.lang, a.words.clone());
+            if !q.abbreviation_terms.contains(&term) {
+                q.abbreviation_terms.push(term);
+            }
+            q.push(
+                "abbreviation",
+                &a.short,
+                format!("{} ({} {})", a.words, a.norm, a.law),
+            );
+            if let Some(r) = self.lex.regulation(&a.law) {
+                for &d in &r.domains {
+                    if push_unique(&mut q.domains, d) {
+                        q.push("domain", &format!("abbreviation:{}", a.short), d.as_str());
+                    }
+                }
+            }
+        }
+    }
+
     /// A question about a jurisdiction whose law keeps another law's
     /// numbering (the UK GDPR the GDPR's) or has a concordance with it (the
     /// revDSG): the topics' norms of that law have twins there.
