@@ -297,7 +297,13 @@ impl Engine {
             }
         }
         if q.consequence_intent {
-            self.consequence_norms_first(q, &named, &matches, &mut first);
+            let consequences = self.consequence_norms_first(q, &named, &matches, &mut first);
+            // the duty whose breach is asked about steps aside as its topic
+            // norms do, named by a heading too („Ist es strafbar, wenn man
+            // kein Impressum hat?“: § 33 DDG, not § 5 DDG)
+            if !consequences.is_empty() {
+                matches.retain(|m| consequences.contains(&m.norm));
+            }
         }
         // purpose: the named law's norm on its subject matter and aims
         if q.purpose_intent {
@@ -323,14 +329,15 @@ impl Engine {
     /// BDSG's). Per law and kind (fines, criminal, damages; every kind when
     /// the question names none) the lowest-numbered norm so headed: the
     /// general one (Art. 99 KI-VO, not its fines for Union bodies). The
-    /// duty whose breach is asked about steps aside.
+    /// duty whose breach is asked about steps aside; the norms put first
+    /// are returned.
     fn consequence_norms_first(
         &self,
         q: &mut QueryAnalysis,
         named: &[String],
         matches: &[HeadingMatch],
         first: &mut Vec<HeadingMatch>,
-    ) {
+    ) -> Vec<NormRef> {
         let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
         let mut laws_of = named.to_vec();
         if q.lang == Lang::De {
@@ -381,6 +388,7 @@ impl Engine {
                 .collect();
             q.set_aside_topic_norms(&duties, "consequence_intent");
         }
+        consequences
     }
 
     /// The norm of `law` that states consequences of `kind`: its

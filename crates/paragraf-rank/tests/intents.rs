@@ -517,3 +517,55 @@ fn an_abbreviation_brings_the_laws_words_and_field_with_hand_topics_off() {
         q.abbreviation_terms
     );
 }
+
+#[test]
+fn the_imprint_is_the_providers_general_duty_to_inform() {
+    let term = "Allgemeine Informationspflichten";
+    for text in [
+        // own phrasings
+        "Braucht mein kleiner Onlineshop überhaupt ein Impressum?",
+        "Gehört die Handelsregisternummer in die Impressumsangaben eines Blogs?",
+        // a real question (tuning page: isteshaltbar.de; four other pages
+        // showed the gap)
+        "Was ist ein Impressum einfach erklärt?",
+    ] {
+        assert_category(text, "imprint", term);
+    }
+}
+
+#[test]
+fn cold_calls_and_cold_emails_are_unsolicited_advertising() {
+    let term = "Unzumutbare Belästigungen";
+    for text in [
+        // own phrasings, German and English
+        "Dürfen wir ehemalige Kunden ohne Einwilligung mit Werbeanrufen kontaktieren?",
+        "May our sales team send cold emails to German purchasing managers?",
+        // a real question (tuning page: renewz.de; dr-datenschutz.de and two
+        // English pages showed the gap)
+        "Ist Kaltakquise erlaubt?",
+    ] {
+        assert_category(text, "unsolicited_advertising", term);
+    }
+    // a call that is no advertising is no such category
+    let q = analyze("Darf der Arbeitgeber Anrufe seiner Beschäftigten aufzeichnen?");
+    assert!(
+        !q.categories.iter().any(|c| c == "unsolicited_advertising"),
+        "{:?}",
+        q.categories
+    );
+}
+
+#[test]
+fn a_data_mishap_or_leak_is_a_personal_data_breach() {
+    let term = "Verletzung des Schutzes personenbezogener Daten";
+    for text in [
+        // own phrasings
+        "Wen muss der Verein nach einer Datenpanne beim Mitgliederversand informieren?",
+        "Unser Dienstleister hatte ein Datenleck: müssen wir das melden?",
+        // a real question (tuning page: iitr.de; datenschutz.dornbach.de
+        // showed the gap)
+        "Wann muss ich eine Datenpanne melden?",
+    ] {
+        assert_category(text, "personal_data_breach", term);
+    }
+}
