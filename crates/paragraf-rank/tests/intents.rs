@@ -569,3 +569,20 @@ fn a_data_mishap_or_leak_is_a_personal_data_breach() {
         assert_category(text, "personal_data_breach", term);
     }
 }
+
+#[test]
+fn the_hazard_assessment_is_the_assessment_of_working_conditions() {
+    for text in [
+        // own phrasings
+        "Wie oft muss die Gefährdungsbeurteilung für Bildschirmarbeitsplätze aktualisiert werden?",
+        "Brauchen wir für Leiharbeiter eine eigene Gefährdungsanalyse?",
+        // a real question (tuning page: kspp.de; smart-upgrade.de showed the gap)
+        "Wann ist eine Gefährdungsbeurteilung verpflichtend?",
+    ] {
+        assert_category(
+            text,
+            "risk_assessment_at_work",
+            "Beurteilung der Arbeitsbedingungen",
+        );
+    }
+}
