@@ -32,6 +32,16 @@ impl Engine {
         if !q.definition_intent {
             self.defined_term_after_frame(&mut q);
         }
+        // the asked term of art only holds a category's instance word in its
+        // name („biometrische Identifizierung“ is no special category of
+        // data): the category steps aside
+        if q.definition_intent && !q.categories.is_empty() {
+            let asked = q.quoted_term.as_deref().or(q.frame_words.as_deref());
+            if let Some(m) = asked.and_then(|w| self.whole_defined_term(w, q.lang, &q.regulations))
+            {
+                q.drop_categories(self.lexicon, &m.heading);
+            }
+        }
         let terms = self.question_words(query, &q);
         let mut all = terms.own.clone();
         all.extend(terms.translated.iter().cloned());
@@ -184,20 +194,29 @@ impl Engine {
             None => ("classification_frame", q.classified_words.clone()),
         };
         for words in candidates {
-            let terms = self.index.inverted.analyzer().analyze_lang(&words, q.lang);
-            if terms.is_empty() {
-                continue;
-            }
-            let whole = self
-                .defined
-                .matches(&terms, &q.regulations)
-                .into_iter()
-                .find(|m| terms.iter().all(|t| m.terms.contains(t)));
-            if let Some(m) = whole {
+            if let Some(m) = self.whole_defined_term(&words, q.lang, &q.regulations) {
                 q.set_definition_intent(signal, m.heading);
                 return;
             }
         }
+    }
+
+    /// The defined term (of `regulations`, any law when empty) that holds
+    /// every analysed term of `words`.
+    fn whole_defined_term(
+        &self,
+        words: &str,
+        lang: Lang,
+        regulations: &[String],
+    ) -> Option<HeadingMatch> {
+        let terms = self.index.inverted.analyzer().analyze_lang(words, lang);
+        if terms.is_empty() {
+            return None;
+        }
+        self.defined
+            .matches(&terms, regulations)
+            .into_iter()
+            .find(|m| terms.iter().all(|t| m.terms.contains(t)))
     }
 
     /// The head of the phrase after a definition frame when the words meet

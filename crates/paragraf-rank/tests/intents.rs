@@ -586,3 +586,24 @@ fn the_hazard_assessment_is_the_assessment_of_working_conditions() {
         );
     }
 }
+
+#[test]
+fn a_term_of_art_that_names_an_instance_word_sets_its_category_aside() {
+    // own phrasing: "biometric" names a special category of data, but the
+    // AI Act's term asks what a practice is (the caller found the term)
+    let mut q = analyze("Was bedeutet biometrische Fernidentifizierung in Echtzeit?");
+    assert!(q.categories.iter().any(|c| c == "special_categories"));
+    assert!(q.topic_norms.iter().any(|n| n.0 == "Art. 9 DSGVO"));
+    q.drop_categories(Lexicon::builtin(), "Begriffsbestimmung „biometrische …“");
+    assert!(q.categories.is_empty() && q.category_terms.is_empty());
+    assert!(
+        !q.topic_norms.iter().any(|n| n.0 == "Art. 9 DSGVO"),
+        "{:?}",
+        q.topic_norms
+    );
+    assert!(
+        q.signals.iter().any(|s| s.feature == "category_set_aside"),
+        "{:?}",
+        q.signals
+    );
+}

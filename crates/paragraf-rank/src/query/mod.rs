@@ -462,6 +462,31 @@ impl QueryAnalysis {
         self.push("topic_set_aside", why, list.join(", "));
     }
 
+    /// The question asks what a term of art means (`term`, the caller's
+    /// defined-term match) whose name only holds a category's instance word
+    /// („biometric identification“, not biometric data): the categories
+    /// step aside, their law's words and norms with them.
+    pub fn drop_categories(&mut self, lexicon: &crate::Lexicon, term: &str) {
+        if self.categories.is_empty() {
+            return;
+        }
+        let norms: Vec<NormRef> = lexicon
+            .categories
+            .iter()
+            .filter(|c| self.categories.contains(&c.id))
+            .flat_map(|c| c.norms.iter().cloned())
+            .collect();
+        let ids = self.categories.join(", ");
+        self.push(
+            "category_set_aside",
+            "defined_term",
+            format!("{ids} ({term})"),
+        );
+        self.categories.clear();
+        self.category_terms.clear();
+        self.set_aside_topic_norms(&norms, "defined_term");
+    }
+
     /// Definition intent found outside the lexicon's passes (the engine's
     /// defined terms read in [`QueryAnalysis::frame_words`]).
     pub fn set_definition_intent(&mut self, signal: &str, detail: impl Into<String>) {
