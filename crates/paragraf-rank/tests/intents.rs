@@ -607,3 +607,18 @@ fn a_term_of_art_that_names_an_instance_word_sets_its_category_aside() {
         q.signals
     );
 }
+
+#[test]
+fn how_a_law_defines_a_term_and_what_qualifies_as_one_ask_what_it_means() {
+    for text in [
+        // own phrasings
+        "How does the Data Act define a data holder?",
+        "Which entities does NIS2 define as essential?",
+        "What qualifies as an AI system?",
+        // a real question (tuning page)
+        "What qualifies as personal data?",
+    ] {
+        let q = analyze(text);
+        assert!(q.definition_intent, "{text}: {:?}", q.signals);
+    }
+}
