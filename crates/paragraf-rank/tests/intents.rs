@@ -423,6 +423,21 @@ fn the_words_after_a_bare_definition_frame_leave_out_the_law() {
             "What does pseudonymisation mean under the GDPR?",
             "pseudonymisation under",
         ),
+        // the word for the meaning before the term, the words that close
+        // or soften the frame after it (found with the definitions battery
+        // of scripts/defined-terms-battery.py)
+        ("What is the definition of a data holder?", "data holder"),
+        (
+            "Was ist die Bedeutung von Auftragsverarbeitung?",
+            "auftragsverarbeitung",
+        ),
+        (
+            "Was ist mit Pseudonymisierung eigentlich gemeint?",
+            "pseudonymisierung",
+        ),
+        ("What exactly is a notified body?", "notified body"),
+        // a real question of a tuning page (isteshaltbar.de)
+        ("Was ist ein Impressum einfach erklärt?", "impressum"),
     ] {
         assert_eq!(analyze(text).frame_words.as_deref(), Some(words), "{text}");
     }

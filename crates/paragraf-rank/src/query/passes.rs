@@ -764,6 +764,15 @@ fn words_after_frame(toks: &[String], lex: &Lexicon) -> Option<String> {
     // "What does profiling mean?": the verb closes the frame
     let closes_frame = |w: &String| frame.last().is_some_and(|f| f == "does") && w == "mean";
     rest.retain(|w| !is_frame_filler(w, lex) && !closes_frame(w));
+    // "What is the definition of …?", „Was ist die Bedeutung von …?“: the
+    // term follows the word for its meaning
+    if let [head, link, ..] = rest.as_slice() {
+        let meaning = ["definition", "meaning", "bedeutung", "begriff"];
+        let of = ["of", "von", "des", "der", "eines", "einer"];
+        if meaning.contains(&head.as_str()) && of.contains(&link.as_str()) {
+            rest.drain(..2);
+        }
+    }
     (!rest.is_empty()).then(|| rest.join(" "))
 }
 
