@@ -53,7 +53,13 @@ impl Engine {
         };
         let mut laws = self.law_titles.matches(&terms.heading, &lift, &self.params);
         self.glossary_laws(&mut laws, &terms.own, q.lang);
-        keep_named_law_titles(&mut laws, &q.regulations, &regime_of);
+        let analyzer = self.index.inverted.analyzer();
+        let name_terms: Vec<String> = q
+            .law_name_words()
+            .iter()
+            .flat_map(|w| analyzer.analyze_lang(w, q.lang))
+            .collect();
+        keep_named_law_titles(&mut laws, &q.regulations, &regime_of, &name_terms);
         // a question that names its law by title means a norm of that law:
         // a heading of another law that shares its words is incidental;
         // likewise a law named by its name or abbreviation

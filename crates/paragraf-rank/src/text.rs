@@ -195,6 +195,26 @@ pub(crate) fn first_match<'p>(
     })
 }
 
+/// [`first_match`], skipping a match that lies wholly on tokens marked in
+/// `skip` (one flag per token): a topic's word inside a law's name
+/// („Geschäftsgeheimnis“ in „Geschäftsgeheimnisgesetz“) is no sign of the
+/// topic, a pattern that reaches beyond the name („von NIS2 betroffen“) is.
+pub(crate) fn first_match_beside<'p>(
+    set: &'p [Pattern],
+    toks: &[String],
+    skip: &[bool],
+) -> Option<(&'p Pattern, String)> {
+    set.iter().find_map(|p| {
+        let n = p.toks.len();
+        (0..(toks.len() + 1).saturating_sub(n))
+            .find(|&s| {
+                (0..n).all(|i| p.tok_match(i, &toks[s + i]))
+                    && !(s..s + n).all(|i| skip.get(i).copied().unwrap_or(false))
+            })
+            .map(|at| (p, toks[at..at + n].join(" ")))
+    })
+}
+
 /// Number of a `§ 57` / `Art. 14` label (leading digits after the prefix).
 pub(crate) fn norm_number(norm: &str) -> Option<u32> {
     let digits: String = norm

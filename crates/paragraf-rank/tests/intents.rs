@@ -637,3 +637,34 @@ fn how_a_law_defines_a_term_and_what_qualifies_as_one_ask_what_it_means() {
         assert!(q.definition_intent, "{text}: {:?}", q.signals);
     }
 }
+
+#[test]
+fn a_question_whom_a_law_covers_reads_no_topic_in_the_laws_name() {
+    for text in [
+        // own phrasings (a battery of scope questions over 23 laws' names)
+        "Für wen gilt das Geschäftsgeheimnisgesetz?",
+        "Wer muss das Geschäftsgeheimnisgesetz einhalten?",
+        "Who is subject to the Trade Secrets Act?",
+    ] {
+        let q = analyze(text);
+        assert!(q.scope_intent, "{text}: {:?}", q.signals);
+        assert!(
+            !q.topics.iter().any(|t| t == "trade_secret"),
+            "{text}: {:?}",
+            q.topics
+        );
+    }
+    // the subject named beside the law's name still fires its topic, and a
+    // question what the law regulates reads the name as before
+    for text in [
+        "Für wen gilt der Schutz von Geschäftsgeheimnissen nach dem GeschGehG?",
+        "Was regelt das Geschäftsgeheimnisgesetz?",
+    ] {
+        let q = analyze(text);
+        assert!(
+            q.topics.iter().any(|t| t == "trade_secret"),
+            "{text}: {:?}",
+            q.topics
+        );
+    }
+}

@@ -31,17 +31,26 @@ pub fn keep_named_laws(
 /// dem Data Act eine Gefahr für Geschäftsgeheimnisse dar?" asks the Data
 /// Act, though „Geschäftsgeheimnisse“ is the GeschGehG's title word (real
 /// questions of cmshs-bloggt.de and sorena.io). Titles of the named laws'
-/// regimes stay.
+/// regimes stay — unless every word of the title match lies inside the
+/// name that named a law (`name_terms`, the analysed words of that name):
+/// „Produktsicherheitsverordnung“ names the GPSR, and the ProdSG's title
+/// word „Produktsicherheit“ inside it names nothing.
 pub fn keep_named_law_titles(
     laws: &mut Vec<LawMatch>,
     named: &[String],
     regime_of: &dyn Fn(&str) -> String,
+    name_terms: &[String],
 ) {
     if named.is_empty() {
         return;
     }
     let regimes: BTreeSet<String> = named.iter().map(|r| regime_of(r)).collect();
-    laws.retain(|l| regimes.contains(&regime_of(&l.regulation)));
+    laws.retain(|l| {
+        let inside_name = !named.contains(&l.regulation)
+            && !l.terms.is_empty()
+            && l.terms.iter().all(|t| name_terms.contains(t));
+        regimes.contains(&regime_of(&l.regulation)) && !inside_name
+    });
 }
 
 /// Heading or defined-term matches of the laws a question means: a law it

@@ -803,16 +803,33 @@ fn a_named_law_keeps_only_its_regimes_title_matches() {
     let names = |l: &[LawMatch]| l.iter().map(|m| m.regulation.clone()).collect::<Vec<_>>();
     // the Data Act named, the GeschGehG reached by its title word
     let mut l = vec![law("GeschGehG"), law("Data Act")];
-    keep_named_law_titles(&mut l, &["Data Act".into()], &regime);
+    keep_named_law_titles(&mut l, &["Data Act".into()], &regime, &[]);
     assert_eq!(names(&l), ["Data Act"]);
     // the EU act named: its national implementation's title stays
     let mut l = vec![law("BSIG"), law("GeschGehG")];
-    keep_named_law_titles(&mut l, &["NIS2".into()], &regime);
+    keep_named_law_titles(&mut l, &["NIS2".into()], &regime, &[]);
     assert_eq!(names(&l), ["BSIG"]);
     // no law named: every title match stays
     let mut l = vec![law("BSIG"), law("GeschGehG")];
-    keep_named_law_titles(&mut l, &[], &regime);
+    keep_named_law_titles(&mut l, &[], &regime, &[]);
     assert_eq!(l.len(), 2);
+    // the GPSR named by its German name, whose word the ProdSG's title
+    // holds: the title match lies inside the name and names nothing
+    let regime = |r: &str| match r {
+        "GPSR" | "ProdSG" => "Produktsicherheit".to_string(),
+        r => r.to_string(),
+    };
+    let name = ["produktsicherheitsverordn".to_string(), "t".to_string()];
+    let mut l = vec![law("ProdSG")];
+    keep_named_law_titles(&mut l, &["GPSR".into()], &regime, &name);
+    assert!(l.is_empty());
+    // a title word of its own beside the name keeps the match
+    let mut l = vec![LawMatch {
+        terms: vec!["t".into(), "marktuberwach".into()],
+        ..law("ProdSG")
+    }];
+    keep_named_law_titles(&mut l, &["GPSR".into()], &regime, &name);
+    assert_eq!(names(&l), ["ProdSG"]);
 }
 
 #[test]

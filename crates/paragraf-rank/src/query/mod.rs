@@ -462,6 +462,20 @@ impl QueryAnalysis {
         self.push("topic_set_aside", why, list.join(", "));
     }
 
+    /// The words that named the question's laws by name or abbreviation,
+    /// as its `regulation` signals hold them („produktsicherheitsverordnung“).
+    pub fn law_name_words(&self) -> Vec<&str> {
+        self.signals
+            .iter()
+            .filter(|s| s.feature == "regulation" && s.signal != "explicit_ref")
+            .filter_map(|s| {
+                s.detail
+                    .rsplit_once(" (")
+                    .map(|(_, w)| w.trim_end_matches(')'))
+            })
+            .collect()
+    }
+
     /// The question asks what a term of art means (`term`, the caller's
     /// defined-term match) whose name only holds a category's instance word
     /// („biometric identification“, not biometric data): the categories

@@ -5,7 +5,7 @@
 use super::date::parse_as_of_date;
 use super::{ActiveScopeRule, AsOf, QueryAnalysis, DEFAULT_JURISDICTIONS};
 use crate::lexicon::{HeadingIntent, Lexicon, RegulationEntry, ScopeWhen};
-use crate::text::{first_match, norm_key, tokens_with_variants, Pattern};
+use crate::text::{first_match, first_match_beside, norm_key, tokens_with_variants, Pattern};
 use paragraf_types::{Jurisdiction, Lang, NormRef};
 use std::collections::BTreeSet;
 
@@ -23,6 +23,10 @@ pub(super) struct Passes<'a> {
     /// A quoted law name after a definition frame, or two laws compared
     /// (signal, words): the purpose intent reads it.
     quoted_law: Option<(String, String)>,
+    /// Per token of `toks`, whether it names a law (an alias match): the
+    /// topics read no sign wholly inside a name under scope or application
+    /// intent.
+    name_toks: Vec<bool>,
 }
 
 impl<'a> Passes<'a> {
@@ -35,6 +39,7 @@ impl<'a> Passes<'a> {
             named_juris: Vec::new(),
             norm_keys: BTreeSet::new(),
             quoted_law: None,
+            name_toks: Vec::new(),
         }
     }
 
@@ -78,6 +83,13 @@ impl<'a> Passes<'a> {
             }
             q.regulations.push(r.name.clone());
             q.push("regulation", &p.source, format!("{} ({words})", r.name));
+            self.name_toks.resize(toks.len(), false);
+            let mut from = 0;
+            while let Some(at) = p.find(&toks[from..]) {
+                let n = words.split(' ').count();
+                self.name_toks[from + at..from + at + n].fill(true);
+                from += at + n;
+            }
             if r.jurisdiction != Jurisdiction::Int {
                 push_unique(&mut self.named_juris, r.jurisdiction);
             }
@@ -235,7 +247,20 @@ impl<'a> Passes<'a> {
     /// canonical norms, and the domains of those norms.
     pub(super) fn topics(&mut self, q: &mut QueryAnalysis) {
         let lex = self.lex;
+        // a question whom a law covers or when it applies asks for the law's
+        // own norm on that: the law's name names the law, not a topic of its
+        // subject („Für wen gilt das Geschäftsgeheimnisgesetz?“ is no question
+        // what a trade secret is); what a law regulates its subject does answer
+        // (the heading intents are read later; their signals are read here)
+        let own_norm = heading_intent(&lex.scope_intent, &self.toks).is_some()
+            || heading_intent(&lex.application_intent, &self.toks).is_some();
         let toks = &self.toks;
+        let no_names: &[bool] = &[];
+        let names = if own_norm {
+            &self.name_toks[..]
+        } else {
+            no_names
+        };
         let topics = if self.hand_topics {
             lex.topics.as_slice()
         } else {
@@ -243,7 +268,7 @@ impl<'a> Passes<'a> {
         };
         let mut fired: Vec<(usize, String)> = Vec::new();
         for (ti, t) in topics.iter().enumerate() {
-            let Some((p, words)) = first_match(&t.signals, toks) else {
+            let Some((p, words)) = first_match_beside(&t.signals, toks, names) else {
                 continue;
             };
             if !t.require.is_empty() && first_match(&t.require, toks).is_none() {
