@@ -310,21 +310,12 @@ impl Engine {
             } else {
                 (&scope.headings, &scope.fallback_headings)
             };
-            let mut scope_norms = self.headings.intent_matches(
+            for m in self.headings.intent_matches(
                 &named,
                 headings,
                 fallback,
                 Some(paragraf_rank::constants::SCOPE_NORMS_PER_LAW),
-            );
-            // a question that places no one beyond the law's territory asks
-            // what or whom the law covers: its norm on its territorial reach
-            // steps aside for the law's other scope norm (Art. 2 DSGVO
-            // „Sachlicher Anwendungsbereich“, not Art. 3 „Räumlicher …“)
-            if !q.scope_narrowed {
-                let law_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
-                territorial_aside(&mut scope_norms, &scope.narrow_headings, &law_of);
-            }
-            for m in scope_norms {
+            ) {
                 if !first.iter().any(|f| f.norm == m.norm) {
                     first.push(m);
                 }
@@ -507,29 +498,6 @@ impl Engine {
     }
 }
 
-/// Scope norms (`scope_norms`, of the laws a question names) without the
-/// norms headed as a law's territorial reach (`territorial`: the lexicon's
-/// `[scope_intent] narrow_headings`) where the same law has another: a
-/// question that places no one beyond the territory asks what or whom the
-/// law covers („Gilt die DSGVO für …?“ → Art. 2, not Art. 3 DSGVO). A law
-/// whose only scope norm is territorial keeps it.
-fn territorial_aside(
-    scope_norms: &mut Vec<HeadingMatch>,
-    territorial: &[paragraf_rank::Pattern],
-    law_of: &dyn Fn(&NormRef) -> Option<String>,
-) {
-    let is_territorial = |m: &HeadingMatch| {
-        let words = paragraf_rank::question_tokens(&m.heading);
-        territorial.iter().any(|p| p.matches(&words))
-    };
-    let laws_with_other: Vec<Option<String>> = scope_norms
-        .iter()
-        .filter(|m| !is_territorial(m))
-        .map(|m| law_of(&m.norm))
-        .collect();
-    scope_norms.retain(|m| !is_territorial(m) || !laws_with_other.contains(&law_of(&m.norm)));
-}
-
 /// The duty words of the lexicon's duty headings (`[duty_intent]
 /// headings`, stars dropped), analysed as German and as English words.
 pub(crate) fn duty_heading_terms(lexicon: &Lexicon, analyzer: &Analyzer) -> Vec<String> {
@@ -571,29 +539,6 @@ mod tests {
     use super::*;
     use paragraf_index::AnalyzerConfig;
     use paragraf_rank::BilingualTerms;
-
-    #[test]
-    fn a_territorial_scope_norm_steps_aside_for_its_laws_other_scope_norm() {
-        let m = |norm: &str, heading: &str| HeadingMatch {
-            norm: NormRef(norm.into()),
-            heading: format!("Überschrift „{heading}“"),
-            terms: Vec::new(),
-            coverage: 1.0,
-            weight: 1.0,
-        };
-        let law_of = |n: &NormRef| n.0.rsplit(' ').next().map(str::to_string);
-        let territorial = &Lexicon::builtin().scope_intent.narrow_headings;
-        let mut norms = vec![
-            m("Art. 2 DSGVO", "Sachlicher Anwendungsbereich"),
-            m("Art. 3 DSGVO", "Räumlicher Anwendungsbereich"),
-            m("Art. 2 KI-VO", "Scope"),
-            m("Art. 3 revDSG", "Territorial scope"),
-        ];
-        territorial_aside(&mut norms, territorial, &law_of);
-        let kept: Vec<&str> = norms.iter().map(|m| m.norm.0.as_str()).collect();
-        // the revDSG keeps its territorial norm: it is its only one here
-        assert_eq!(kept, ["Art. 2 DSGVO", "Art. 2 KI-VO", "Art. 3 revDSG"]);
-    }
 
     #[test]
     fn the_duty_words_of_duty_headings_in_both_languages() {
