@@ -27,13 +27,20 @@ pub(super) struct Passes<'a> {
     /// topics read no sign wholly inside a name under scope or application
     /// intent.
     name_toks: Vec<bool>,
+    /// The signs of application and scope intent (`heading_intent`), read
+    /// once: the topics need them before `heading_intents` records them.
+    application_sign: Option<(String, String)>,
+    scope_sign: Option<(String, String)>,
 }
 
 impl<'a> Passes<'a> {
     pub(super) fn new(query: &'a str, lex: &'a Lexicon, hand_topics: bool) -> Self {
+        let toks = tokens_with_variants(query);
         Passes {
             query,
-            toks: tokens_with_variants(query),
+            application_sign: heading_intent(&lex.application_intent, &toks),
+            scope_sign: heading_intent(&lex.scope_intent, &toks),
+            toks,
             lex,
             hand_topics,
             named_juris: Vec::new(),
@@ -251,9 +258,8 @@ impl<'a> Passes<'a> {
         // own norm on that: the law's name names the law, not a topic of its
         // subject („Für wen gilt das Geschäftsgeheimnisgesetz?“ is no question
         // what a trade secret is); what a law regulates its subject does answer
-        // (the heading intents are read later; their signals are read here)
-        let own_norm = heading_intent(&lex.scope_intent, &self.toks).is_some()
-            || heading_intent(&lex.application_intent, &self.toks).is_some();
+        // (the heading intents are recorded later; their signs are read here)
+        let own_norm = self.scope_sign.is_some() || self.application_sign.is_some();
         let toks = &self.toks;
         let no_names: &[bool] = &[];
         let names = if own_norm {
@@ -538,8 +544,8 @@ impl<'a> Passes<'a> {
                 let s = q.signals.iter().find(|s| s.feature == "third_country")?;
                 Some((s.signal.clone(), s.detail.clone()))
             });
-        let application = heading_intent(&lex.application_intent, toks);
-        let scope = heading_intent(&lex.scope_intent, toks);
+        let application = self.application_sign.clone();
+        let scope = self.scope_sign.clone();
         let scope = match (scope, &application, &beyond) {
             (None, Some(app), Some(_)) => Some(app.clone()),
             (scope, _, _) => scope,
