@@ -29,16 +29,19 @@ impl Engine {
             .filter(|r| self.by_norm.contains_key(r))
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
-        if !q.definition_intent {
-            self.defined_term_after_frame(&mut q);
-        }
+        let after_frame = if q.definition_intent {
+            None
+        } else {
+            self.defined_term_after_frame(&mut q)
+        };
         // the asked term of art only holds a category's instance word in its
         // name („biometrische Identifizierung“ is no special category of
         // data): the category steps aside
         if q.definition_intent && !q.categories.is_empty() {
             let asked = q.quoted_term.as_deref().or(q.frame_words.as_deref());
-            if let Some(m) = asked.and_then(|w| self.whole_defined_term(w, q.lang, &q.regulations))
-            {
+            let whole = after_frame
+                .or_else(|| asked.and_then(|w| self.whole_defined_term(w, q.lang, &q.regulations)));
+            if let Some(m) = whole {
                 q.drop_categories(self.lexicon, &m.heading);
             }
         }
@@ -55,7 +58,7 @@ impl Engine {
         self.glossary_laws(&mut laws, &terms.own, q.lang);
         let analyzer = self.index.inverted.analyzer();
         let name_terms: Vec<String> = q
-            .law_name_words()
+            .law_names
             .iter()
             .flat_map(|w| analyzer.analyze_lang(w, q.lang))
             .collect();
@@ -194,17 +197,19 @@ impl Engine {
     /// Likewise a yes/no question whose predicate is a term a law defines,
     /// whole: „Ist … eine Auftragsverarbeitung?“, "Is an IP address personal
     /// data?" ([`QueryAnalysis::classified_words`], longest first).
-    fn defined_term_after_frame(&self, q: &mut QueryAnalysis) {
+    /// Returns the defined term found.
+    fn defined_term_after_frame(&self, q: &mut QueryAnalysis) -> Option<HeadingMatch> {
         let (signal, candidates) = match &q.frame_words {
             Some(words) => ("defined_term_after_frame", vec![words.clone()]),
             None => ("classification_frame", q.classified_words.clone()),
         };
         for words in candidates {
             if let Some(m) = self.whole_defined_term(&words, q.lang, &q.regulations) {
-                q.set_definition_intent(signal, m.heading);
-                return;
+                q.set_definition_intent(signal, m.heading.clone());
+                return Some(m);
             }
         }
+        None
     }
 
     /// The defined term (of `regulations`, any law when empty) that holds
@@ -325,9 +330,10 @@ impl Engine {
             let consequences = self.consequence_norms_first(q, &named, &matches, &mut first);
             // the duty whose breach is asked about steps aside as its topic
             // norms do, named by a heading too („Ist es strafbar, wenn man
-            // kein Impressum hat?“: § 33 DDG, not § 5 DDG)
+            // kein Impressum hat?“: § 33 DDG, not § 5 DDG); the consequence
+            // norms stand in `first` already
             if !consequences.is_empty() {
-                matches.retain(|m| consequences.contains(&m.norm));
+                matches.clear();
             }
         }
         // purpose: the named law's norm on its subject matter and aims

@@ -165,6 +165,25 @@ impl Pattern {
             .find(|&s| (0..n).all(|i| self.tok_match(i, &query_tokens[s + i])))
     }
 
+    /// Every token position where the pattern matches `query_tokens`, in
+    /// order ([`Pattern::find`] gives the first).
+    pub(crate) fn spans<'q>(
+        &'q self,
+        query_tokens: &'q [String],
+    ) -> impl Iterator<Item = usize> + 'q {
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            let at = from + self.find(query_tokens.get(from..)?)?;
+            from = at + 1;
+            Some(at)
+        })
+    }
+
+    /// The number of tokens the pattern spans (at least one).
+    pub(crate) fn token_count(&self) -> usize {
+        self.toks.len()
+    }
+
     /// Whether the pattern matches anywhere in `query_tokens`.
     pub fn matches(&self, query_tokens: &[String]) -> bool {
         self.find(query_tokens).is_some()
@@ -206,11 +225,8 @@ pub(crate) fn first_match_beside<'p>(
 ) -> Option<(&'p Pattern, String)> {
     set.iter().find_map(|p| {
         let n = p.toks.len();
-        (0..(toks.len() + 1).saturating_sub(n))
-            .find(|&s| {
-                (0..n).all(|i| p.tok_match(i, &toks[s + i]))
-                    && !(s..s + n).all(|i| skip.get(i).copied().unwrap_or(false))
-            })
+        p.spans(toks)
+            .find(|&at| !(at..at + n).all(|i| skip.get(i).copied().unwrap_or(false)))
             .map(|at| (p, toks[at..at + n].join(" ")))
     })
 }

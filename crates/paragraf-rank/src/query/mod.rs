@@ -188,6 +188,10 @@ pub struct QueryAnalysis {
     /// with its language: searched like `category_terms`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub abbreviation_terms: Vec<(Lang, String)>,
+    /// The question's words that named its laws by name or abbreviation
+    /// (folded: „produktsicherheitsverordnung“), one entry per named law.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub law_names: Vec<String>,
     /// Norms cited in the question (from the corpus crate's citation parser).
     pub explicit_refs: Vec<NormRef>,
     /// Canonical norms of the detected topics (`topicGain`).
@@ -272,6 +276,7 @@ impl Default for QueryAnalysis {
             categories: Vec::new(),
             category_terms: Vec::new(),
             abbreviation_terms: Vec::new(),
+            law_names: Vec::new(),
             explicit_refs: Vec::new(),
             topic_norms: Vec::new(),
             topics: Vec::new(),
@@ -460,20 +465,6 @@ impl QueryAnalysis {
         self.topic_norms.retain(|n| !norms.contains(n));
         let list: Vec<&str> = norms.iter().map(NormRef::as_str).collect();
         self.push("topic_set_aside", why, list.join(", "));
-    }
-
-    /// The words that named the question's laws by name or abbreviation,
-    /// as its `regulation` signals hold them („produktsicherheitsverordnung“).
-    pub fn law_name_words(&self) -> Vec<&str> {
-        self.signals
-            .iter()
-            .filter(|s| s.feature == "regulation" && s.signal != "explicit_ref")
-            .filter_map(|s| {
-                s.detail
-                    .rsplit_once(" (")
-                    .map(|(_, w)| w.trim_end_matches(')'))
-            })
-            .collect()
     }
 
     /// The question asks what a term of art means (`term`, the caller's

@@ -90,12 +90,10 @@ impl<'a> Passes<'a> {
             }
             q.regulations.push(r.name.clone());
             q.push("regulation", &p.source, format!("{} ({words})", r.name));
+            q.law_names.push(words.clone());
             self.name_toks.resize(toks.len(), false);
-            let mut from = 0;
-            while let Some(at) = p.find(&toks[from..]) {
-                let n = words.split(' ').count();
-                self.name_toks[from + at..from + at + n].fill(true);
-                from += at + n;
+            for at in p.spans(toks) {
+                self.name_toks[at..at + p.token_count()].fill(true);
             }
             if r.jurisdiction != Jurisdiction::Int {
                 push_unique(&mut self.named_juris, r.jurisdiction);
