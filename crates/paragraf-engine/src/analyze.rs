@@ -371,11 +371,6 @@ impl Engine {
     ) -> Vec<NormRef> {
         let regulation_of = |n: &NormRef| self.regulation_of(n).map(str::to_string);
         let mut laws_of = named.to_vec();
-        if q.lang == Lang::De {
-            let transposing =
-                crate::statements::transposing_laws(&self.manifest, self.lexicon, named);
-            laws_of.extend(transposing);
-        }
         if laws_of.is_empty() {
             let topic_laws = q.topic_norms.iter().filter_map(&regulation_of);
             let heading_laws = matches.iter().filter_map(|m| regulation_of(&m.norm));
@@ -384,6 +379,22 @@ impl Engine {
                     laws_of.push(r);
                 }
             }
+        }
+        // a German question about a directive asks after the German law
+        // that transposes it, which binds whoever breaks the duty: first
+        let mut primary = laws_of.first().cloned();
+        if q.lang == Lang::De {
+            let transposing =
+                crate::statements::transposing_laws(&self.manifest, self.lexicon, &laws_of);
+            if let Some(t) = transposing.first() {
+                if primary
+                    .as_deref()
+                    .is_some_and(|p| crate::statements::is_directive(&self.manifest, p))
+                {
+                    primary = Some(t.clone());
+                }
+            }
+            laws_of.extend(transposing);
         }
         let kinds = &self.lexicon.consequence_kinds;
         let mut consequences: Vec<NormRef> = Vec::new();
@@ -418,6 +429,20 @@ impl Engine {
                 .cloned()
                 .collect();
             q.set_aside_topic_norms(&duties, "consequence_intent");
+            // the first law's state the kind of fact asked for
+            // (`answerTypeGain`): the question's own words name the duty,
+            // not the sanction. Not where it asks for another kind („bis zu
+            // welchem Betrag haftet …“ asks for the amount), nor for the
+            // other laws (a question on the DSGVO's fines is not answered
+            // by the BDSG's criminal provisions)
+            if q.answer_types.is_empty() {
+                let answers = consequences
+                    .iter()
+                    .filter(|n| self.regulation_of(n) == primary.as_deref())
+                    .map(|n| (n.clone(), paragraf_rank::AnswerType::Consequence))
+                    .collect();
+                q.add_answer_norms(answers);
+            }
         }
         consequences
     }

@@ -80,13 +80,8 @@ pub(crate) fn transposing_laws(
     lexicon: &Lexicon,
     laws: &[String],
 ) -> Vec<String> {
-    let is_directive = |law: &str| {
-        manifest
-            .regulation(law)
-            .is_some_and(|r| r.title.starts_with("Richtlinie"))
-    };
     let mut out: Vec<String> = Vec::new();
-    for law in laws.iter().filter(|l| is_directive(l)) {
+    for law in laws.iter().filter(|l| is_directive(manifest, l)) {
         let regime = lexicon.regime_of(law);
         for r in &lexicon.regulations {
             let german = r.jurisdiction == Jurisdiction::De && !r.historical;
@@ -98,11 +93,34 @@ pub(crate) fn transposing_laws(
     out
 }
 
-/// The first sentence of the chunk that states `kind`, as a match.
+/// Words that negate the clause they stand in (folded): „Haften
+/// Diensteanbieter … nicht, so …“ (§ 7 DDG) and „trägt weder die
+/// Verantwortung noch haftet er“ (§ 27 TKG) exempt from liability; „Kommt
+/// der weitere Auftragsverarbeiter … nicht nach, so haftet …“ (Art. 28
+/// DSGVO) negates the condition, not the liability.
+const NEGATIONS: &[&str] = &[
+    "nicht", "weder", "kein", "keine", "keinen", "keiner", "keinem", "keines", "not", "neither",
+    "nor", "never",
+];
+
+/// Whether the manifest titles `law` „Richtlinie …“ (an EU directive).
+pub(crate) fn is_directive(manifest: &Manifest, law: &str) -> bool {
+    manifest
+        .regulation(law)
+        .is_some_and(|r| r.title.starts_with("Richtlinie"))
+}
+
+/// The first sentence of the chunk that states `kind`, as a match: a
+/// clause of it (between commas, semicolons and colons) holds a statement
+/// and no negation.
 fn stated_in(c: &Chunk, kind: &ConsequenceKind) -> Option<HeadingMatch> {
     split_sentences(&c.text).into_iter().find_map(|sentence| {
-        let toks = question_tokens(&sentence);
-        let p = kind.statements.iter().find(|p| p.matches(&toks))?;
+        let p = sentence.split([',', ';', ':']).find_map(|clause| {
+            let toks = question_tokens(clause);
+            let negated = toks.iter().any(|t| NEGATIONS.contains(&t.as_str()));
+            let p = kind.statements.iter().find(|p| p.matches(&toks))?;
+            (!negated).then_some(p)
+        })?;
         Some(HeadingMatch {
             norm: c.norm_ref(),
             heading: format!("Satz „{}“", sentence.trim()),
@@ -146,6 +164,17 @@ mod tests {
             en("NIS2", "Art. 32", "Supervisory measures", "Natural persons can be held liable for breach of their duties."),
             en("KI-VO", "Art. 2", "Scope", "This Regulation shall not affect the liability of providers of intermediary services."),
             en("revDSG", "Art. 62", "Violation of the professional duty of confidentiality", "Any person who wilfully discloses such data shall be liable to a fine."),
+            // a negated clause exempts; a negated condition does not
+            chunk("DDG", "§ 7")
+                .text("(3) Haften Anbieter nach der Verordnung (EU) 2022/2065 nicht, so können sie auch nicht in Anspruch genommen werden.")
+                .build(),
+            chunk("TKG", "§ 27")
+                .text("Der Rechnungsersteller trägt weder die Verantwortung noch haftet er für fremde Leistungen.")
+                .build(),
+            chunk("TKG", "§ 165")
+                .text("Kommt die Geschäftsleitung ihren Pflichten nicht nach, so haftet sie der Einrichtung für den Schaden.")
+                .build(),
+            en("CSA", "Art. 9", "Tasks", "The provider shall not be liable for the content it transmits."),
         ];
         let lex = Lexicon::builtin();
         let damages = lex
@@ -159,6 +188,9 @@ mod tests {
         assert_eq!(norm("NIS2").as_deref(), Some("Art. 20 NIS2"));
         assert_eq!(norm("KI-VO"), None);
         assert_eq!(norm("revDSG"), None);
+        assert_eq!(norm("DDG"), None);
+        assert_eq!(norm("TKG").as_deref(), Some("§ 165 TKG"));
+        assert_eq!(norm("CSA"), None);
         let quoted = &table.get("BSIG", damages).unwrap().heading;
         assert!(
             quoted.starts_with("Satz „(2) Geschäftsleitungen, die"),

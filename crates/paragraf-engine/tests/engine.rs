@@ -109,6 +109,9 @@ impl Generator for Failing {
 
 const DPO: &str = "Ist unsere Firma verpflichtet, einen Datenschutzbeauftragten zu benennen?";
 
+/// The kinds of fact a question asks for (`answerTypeGain`, `dutyHeadingGain`).
+mod answer_kinds;
+
 #[test]
 fn dpo_question_finds_art_37_or_38_first() {
     let e = engine_or_skip!();
@@ -726,84 +729,6 @@ fn a_named_jurisdiction_brings_its_act_into_the_pool() {
         "Wem meldet ein Verantwortlicher eine Verletzung des Schutzes personenbezogener Daten?",
     );
     assert!(!plain.iter().any(|r| r == "revDSG"), "{plain:?}");
-}
-
-#[test]
-fn a_norm_that_states_the_asked_number_gets_the_answer_type_gain() {
-    let e = engine_or_skip!();
-    let opts = SearchOptions {
-        top_k: 50,
-        ..SearchOptions::default()
-    };
-    let out = e
-        .search(
-            "Ab wie vielen Leuten, die mit Kundendaten arbeiten, braucht ein Betrieb jemanden für den Datenschutz?",
-            &opts,
-        )
-        .unwrap();
-    assert_eq!(
-        out.analysis.answer_types,
-        vec![paragraf_rank::AnswerType::Threshold]
-    );
-    let gain = |norm: &str| {
-        out.response
-            .results
-            .iter()
-            .filter(|r| format!("{} {}", r.norm, r.regulation) == norm)
-            .flat_map(|r| r.explanation.iter())
-            .any(|t| t.name == "answerTypeGain")
-    };
-    // § 38 BDSG: „mindestens 20 Personen“; § 26 BDSG states no head count
-    assert!(gain("§ 38 BDSG"), "{:?}", out.analysis.answer_norms);
-    assert!(!gain("§ 26 BDSG"), "{:?}", out.analysis.answer_norms);
-    // a question that asks for no number gives no such term
-    let plain = e.search(DPO, &opts).unwrap();
-    assert!(plain.analysis.answer_norms.is_empty());
-    assert!(plain
-        .response
-        .results
-        .iter()
-        .all(|r| r.explanation.iter().all(|t| t.name != "answerTypeGain")));
-}
-
-#[test]
-fn under_duty_intent_only_norms_headed_as_a_duty_get_the_duty_gain() {
-    // the fixture corpus heads no norm as a duty (its DSGVO, BDSG and DSG
-    // extracts): the engine marks none, and no result takes the gain; the
-    // gain itself is pinned in the rank crate (`pin_duty_heading_gain`)
-    let e = engine_or_skip!();
-    let opts = SearchOptions {
-        top_k: 50,
-        ..SearchOptions::default()
-    };
-    let out = e
-        .search(
-            "Welche Pflichten hat ein Unternehmen, wenn Kundendaten verloren gehen?",
-            &opts,
-        )
-        .unwrap();
-    assert!(out.analysis.duty_intent, "{:?}", out.analysis.signals);
-    let lex = paragraf_rank::Lexicon::builtin();
-    for r in &out.response.results {
-        assert!(
-            !lex.heading_names_duty(&r.title),
-            "fixture changed: {}",
-            r.title
-        );
-    }
-    assert!(
-        out.analysis.duty_norms.is_empty(),
-        "{:?}",
-        out.analysis.duty_norms
-    );
-    let gained = |r: &paragraf_types::SearchResult| {
-        r.explanation.iter().any(|t| t.name == "dutyHeadingGain")
-    };
-    assert!(out.response.results.iter().all(|r| !gained(r)));
-    // a question that asks for no duty has no duty intent
-    let plain = e.search("Ab wann gilt die KI-Verordnung?", &opts).unwrap();
-    assert!(!plain.analysis.duty_intent);
-    assert!(plain.response.results.iter().all(|r| !gained(r)));
 }
 
 #[test]

@@ -30,6 +30,11 @@ pub enum AnswerType {
     Age,
     /// A head count: „ab wie vielen Beschäftigten“, "how many employees".
     Threshold,
+    /// What follows from breaking a law — a fine, a criminal provision,
+    /// damages: „was droht“, "what are the penalties". The question side is
+    /// the consequence intent, the norm side its heading (the engine's
+    /// consequence norms); no text scan states it.
+    Consequence,
 }
 
 impl AnswerType {
@@ -40,6 +45,7 @@ impl AnswerType {
             AnswerType::Amount => "amount",
             AnswerType::Age => "age",
             AnswerType::Threshold => "threshold",
+            AnswerType::Consequence => "consequence",
         }
     }
 
@@ -50,6 +56,7 @@ impl AnswerType {
             AnswerType::Amount => "einen Betrag",
             AnswerType::Age => "ein Alter",
             AnswerType::Threshold => "eine Schwelle (Personenzahl)",
+            AnswerType::Consequence => "eine Rechtsfolge (Sanktion, Haftung)",
         }
     }
 }
