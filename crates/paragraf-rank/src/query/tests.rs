@@ -1100,3 +1100,19 @@ fn a_law_named_by_its_official_title_in_the_other_language_is_named() {
         .regulations
         .is_empty());
 }
+
+#[test]
+fn the_swiss_act_is_named_by_its_own_abbreviation() {
+    // „Bundesgesetz über den Datenschutz (Datenschutzgesetz, DSG)“: own
+    // phrasings and a real question (baer.legal); BDSG and DSGVO are
+    // other words
+    for s in [
+        "Gilt das DSG auch für einen Onlineshop aus München?",
+        "Does the DSG apply to companies outside Switzerland?",
+        "Für wen gelten die Vorschriften des DSG?",
+    ] {
+        assert_eq!(a(s).regulations, ["revDSG"], "{s}");
+    }
+    assert_eq!(a("Gilt das BDSG für Vereine?").regulations, ["BDSG"]);
+    assert_eq!(a("Gilt die DSGVO für Vereine?").regulations, ["DSGVO"]);
+}
