@@ -64,6 +64,11 @@ fn a_consequence_question_names_its_kind() {
             "Welche Sanktionen Drohen Bei Verstössen Gegen Das Schweizer Datenschutzrecht?",
             &["fines"][..],
         ),
+        // the law's name holds the word too, the question asks beside it
+        (
+            "Who is liable under the Product Liability Directive?",
+            &["damages"][..],
+        ),
     ] {
         let q = analyze(text);
         assert!(q.consequence_intent, "{text}: {:?}", q.signals);
@@ -83,6 +88,9 @@ fn an_insurance_or_a_duty_is_no_consequence_question() {
         "Deckt unsere Versicherung die Haftung für eine Datenpanne?",
         "Welche Maßnahmen zur Cybersicherheit verlangt NIS2?",
         "Wer ist nach der DSGVO Verantwortlicher?",
+        // the kind's word in the law's name names the law
+        "Who does the Product Liability Directive apply to?",
+        "Is a software vendor covered by the Product Liability Act?",
     ] {
         let q = analyze(text);
         assert!(!q.consequence_intent, "{text}: {:?}", q.signals);

@@ -584,10 +584,15 @@ impl<'a> Passes<'a> {
             q.exception_intent = true;
             q.push("exception_intent", &p.source, words);
         }
+        // a kind's word in a law's name names the law („Who does the
+        // Product Liability Directive apply to?“ asks no liability question)
         let kinds: Vec<(&str, String)> = lex
             .consequence_kinds
             .iter()
-            .filter_map(|k| first_match(&k.signals, toks).map(|(_, w)| (k.id.as_str(), w)))
+            .filter_map(|k| {
+                first_match_beside(&k.signals, toks, &self.name_toks)
+                    .map(|(_, w)| (k.id.as_str(), w))
+            })
             .collect();
         let consequence = heading_intent(&lex.consequence_intent, toks).or_else(|| {
             let unless = lex
