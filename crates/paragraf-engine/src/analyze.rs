@@ -339,19 +339,54 @@ impl Engine {
         // purpose: the named law's norm on its subject matter and aims
         if q.purpose_intent {
             let purpose = &self.lexicon.purpose_intent;
-            for m in self.headings.intent_matches(
-                &named,
-                &purpose.headings,
-                &purpose.fallback_headings,
-                Some(1),
-            ) {
-                if !first.iter().any(|f| f.norm == m.norm) {
-                    first.push(m);
+            for law in &named {
+                let law = std::slice::from_ref(law);
+                let mut found = self.headings.intent_matches(
+                    law,
+                    &purpose.headings,
+                    &purpose.fallback_headings,
+                    Some(1),
+                );
+                // a law with no norm so headed says what it governs up
+                // front: its first norm (§ 1 ProdHaftG „Haftung“, § 1
+                // BDSG „Anwendungsbereich des Gesetzes“)
+                if found.is_empty() {
+                    found.extend(self.first_norm(&law[0]));
+                }
+                for m in found {
+                    if !first.iter().any(|f| f.norm == m.norm) {
+                        first.push(m);
+                    }
                 }
             }
         }
         first.append(&mut matches);
         first
+    }
+
+    /// The lowest-numbered article or section of `law` with a heading, as
+    /// a match quoting it (no annex, no recital).
+    fn first_norm(&self, law: &str) -> Option<HeadingMatch> {
+        let number = |h: &paragraf_rank::Heading| {
+            let n = h.norm.as_str();
+            let numbered = n.starts_with("§ ") || n.starts_with("Art. ");
+            numbered.then(|| paragraf_rank::norm_number(n)).flatten()
+        };
+        let h = self
+            .headings
+            .headings()
+            .iter()
+            .filter(|h| h.norm.is_of(law))
+            .filter_map(|h| number(h).map(|n| (n, h)))
+            .min_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.norm.cmp(&y.norm)))?
+            .1;
+        Some(HeadingMatch {
+            norm: h.norm.clone(),
+            heading: format!("Überschrift „{}“", h.text),
+            terms: vec!["first norm".into()],
+            coverage: 1.0,
+            weight: 0.0,
+        })
     }
 
     /// Consequence: the named laws' sanction and liability norms; no law

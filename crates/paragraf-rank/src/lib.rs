@@ -53,4 +53,4 @@ pub use rank::{ids, rank, Candidate, Stage};
 pub use synonyms::Synonyms;
 /// The tokens a question is matched against lexicon patterns with.
 pub use text::tokens_with_variants as question_tokens;
-pub use text::{norm_key as text_key, Pattern};
+pub use text::{norm_key as text_key, norm_number, Pattern};

@@ -232,7 +232,7 @@ pub(crate) fn first_match_beside<'p>(
 }
 
 /// Number of a `§ 57` / `Art. 14` label (leading digits after the prefix).
-pub(crate) fn norm_number(norm: &str) -> Option<u32> {
+pub fn norm_number(norm: &str) -> Option<u32> {
     let digits: String = norm
         .trim_start_matches(|c: char| !c.is_ascii_digit())
         .chars()

@@ -117,3 +117,42 @@ fn a_consequence_question_gets_the_named_laws_sanction_norm_first() {
         );
     }
 }
+
+/// „Was regelt das BDSG?“: a law that heads no norm as its subject matter
+/// or purpose says what it governs in its first norm (§ 1 BDSG
+/// „Anwendungsbereich des Gesetzes“), which the purpose intent puts first
+/// (own phrasings; the real questions were about § 1 ProdHaftG „Haftung“).
+#[test]
+fn what_a_law_without_a_purpose_norm_governs_is_its_first_norm() {
+    let e = engine_or_skip!();
+    let opts = SearchOptions {
+        top_k: 10,
+        ..SearchOptions::default()
+    };
+    for q in ["Was regelt das BDSG?", "What does the BDSG regulate?"] {
+        let out = e.search(q, &opts).unwrap();
+        assert!(
+            out.analysis.purpose_intent,
+            "{q}: {:?}",
+            out.analysis.signals
+        );
+        let first = out
+            .analysis
+            .heading_matches
+            .iter()
+            .find(|m| m.terms == ["first norm"])
+            .map(|m| m.norm.as_str());
+        assert_eq!(
+            first,
+            Some("§ 1 BDSG"),
+            "{q}: {:?}",
+            out.analysis.heading_matches
+        );
+        let top = &out.response.results[0];
+        assert_eq!(
+            format!("{} {}", top.norm, top.regulation),
+            "§ 1 BDSG",
+            "{q}"
+        );
+    }
+}
