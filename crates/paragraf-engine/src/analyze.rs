@@ -419,17 +419,16 @@ impl Engine {
         // that transposes it, which binds whoever breaks the duty: first
         let mut primary = laws_of.first().cloned();
         if q.lang == Lang::De {
-            let transposing =
-                crate::statements::transposing_laws(&self.manifest, self.lexicon, &laws_of);
-            if let Some(t) = transposing.first() {
-                if primary
-                    .as_deref()
-                    .is_some_and(|p| crate::statements::is_directive(&self.manifest, p))
-                {
-                    primary = Some(t.clone());
-                }
+            let transposing = |laws: &[String]| {
+                crate::statements::transposing_laws(&self.manifest, self.lexicon, laws)
+            };
+            if let Some(t) = primary
+                .as_ref()
+                .and_then(|p| transposing(std::slice::from_ref(p)).into_iter().next())
+            {
+                primary = Some(t);
             }
-            laws_of.extend(transposing);
+            laws_of.extend(transposing(&laws_of));
         }
         let kinds = &self.lexicon.consequence_kinds;
         let mut consequences: Vec<NormRef> = Vec::new();

@@ -80,8 +80,13 @@ pub(crate) fn transposing_laws(
     lexicon: &Lexicon,
     laws: &[String],
 ) -> Vec<String> {
+    let is_directive = |law: &str| {
+        manifest
+            .regulation(law)
+            .is_some_and(|r| r.title.starts_with("Richtlinie"))
+    };
     let mut out: Vec<String> = Vec::new();
-    for law in laws.iter().filter(|l| is_directive(manifest, l)) {
+    for law in laws.iter().filter(|l| is_directive(l)) {
         let regime = lexicon.regime_of(law);
         for r in &lexicon.regulations {
             let german = r.jurisdiction == Jurisdiction::De && !r.historical;
@@ -102,13 +107,6 @@ const NEGATIONS: &[&str] = &[
     "nicht", "weder", "kein", "keine", "keinen", "keiner", "keinem", "keines", "not", "neither",
     "nor", "never",
 ];
-
-/// Whether the manifest titles `law` „Richtlinie …“ (an EU directive).
-pub(crate) fn is_directive(manifest: &Manifest, law: &str) -> bool {
-    manifest
-        .regulation(law)
-        .is_some_and(|r| r.title.starts_with("Richtlinie"))
-}
 
 /// The first sentence of the chunk that states `kind`, as a match: a
 /// clause of it (between commas, semicolons and colons) holds a statement
