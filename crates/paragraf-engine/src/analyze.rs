@@ -29,11 +29,18 @@ impl Engine {
             .filter(|r| self.by_norm.contains_key(r))
             .collect();
         let mut q = analyze_query_with(query, &refs, self.lexicon, hand_topics);
-        let after_frame = if q.definition_intent {
+        // a question whom a law covers, when it applies, what follows from
+        // breaking it or what it is for reads its frame as that intent's
+        // ("Who is subject to the AI Act?" asks no definition of "subject")
+        let own_norm_intent =
+            q.scope_intent || q.application_intent || q.consequence_intent || q.purpose_intent;
+        let after_frame = if q.definition_intent || own_norm_intent {
             None
         } else {
             self.defined_term_after_frame(&mut q)
         };
+        // a yes/no question whose predicate a law defines (no frame words)
+        let classifies = q.frame_words.is_none() && after_frame.is_some();
         // the asked term of art only holds a category's instance word in its
         // name („biometrische Identifizierung“ is no special category of
         // data): the category steps aside
@@ -125,6 +132,20 @@ impl Engine {
             .filter_map(|m| regulation_of(&m.norm))
             .collect();
         q.add_defining_law_domains(&defining, self.lexicon);
+        // the law's definition of the asked term states the kind of fact
+        // asked for (`answerTypeGain`), above the norms that use the term
+        // more often („Pflichten der Verwalter quelloffener Software“ for
+        // "What is an open-source software steward?"); a yes/no question
+        // whether something is a defined term asks whether, and its other
+        // words may be defined terms too ("Is your Annex III AI System
+        // High-Risk": Art. 6 KI-VO, not the definition of an AI system)
+        if q.answer_types.is_empty() && !classifies {
+            let definitions = defined
+                .iter()
+                .map(|m| (m.norm.clone(), paragraf_rank::AnswerType::Definition))
+                .collect();
+            q.add_answer_norms(definitions);
+        }
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
         let mut matches = defined;
         matches.extend(headings);

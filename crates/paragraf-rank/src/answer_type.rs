@@ -35,6 +35,11 @@ pub enum AnswerType {
     /// the consequence intent, the norm side its heading (the engine's
     /// consequence norms); no text scan states it.
     Consequence,
+    /// What a term of art means: „was ist ein …“, "what is a …" about a
+    /// term a law defines. The question side is the definition intent, the
+    /// norm side the law's definition of the term (the engine's defined
+    /// terms); no text scan states it.
+    Definition,
 }
 
 impl AnswerType {
@@ -46,6 +51,7 @@ impl AnswerType {
             AnswerType::Age => "age",
             AnswerType::Threshold => "threshold",
             AnswerType::Consequence => "consequence",
+            AnswerType::Definition => "definition",
         }
     }
 
@@ -57,6 +63,7 @@ impl AnswerType {
             AnswerType::Age => "ein Alter",
             AnswerType::Threshold => "eine Schwelle (Personenzahl)",
             AnswerType::Consequence => "eine Rechtsfolge (Sanktion, Haftung)",
+            AnswerType::Definition => "die Begriffsbestimmung",
         }
     }
 }

@@ -156,3 +156,29 @@ fn what_a_law_without_a_purpose_norm_governs_is_its_first_norm() {
         );
     }
 }
+
+/// „Was ist Pseudonymisierung?“: the law's definition of the asked term
+/// states the kind of fact asked for; a yes/no question whether something
+/// is a defined term asks whether, and gives it none (own phrasings).
+#[test]
+fn a_definition_question_gets_the_definition_as_the_asked_kind_of_fact() {
+    let e = engine_or_skip!();
+    let definitions = |q: &paragraf_engine::QueryAnalysis| -> Vec<String> {
+        q.answer_norms
+            .iter()
+            .filter(|(_, k)| *k == paragraf_rank::AnswerType::Definition)
+            .map(|(n, _)| n.0.clone())
+            .collect()
+    };
+    for question in [
+        "Was ist Pseudonymisierung?",
+        "Was bedeutet Profiling nach der DSGVO?",
+    ] {
+        let q = e.analyze(question);
+        assert!(q.definition_intent, "{question}: {:?}", q.signals);
+        assert_eq!(definitions(&q), ["Art. 4 DSGVO"], "{question}");
+    }
+    let q = e.analyze("Sind Kfz-Kennzeichen personenbezogene Daten?");
+    assert!(q.definition_intent, "{:?}", q.signals);
+    assert!(definitions(&q).is_empty(), "{:?}", q.answer_norms);
+}
