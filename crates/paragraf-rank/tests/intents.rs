@@ -676,3 +676,18 @@ fn a_question_whom_a_law_covers_reads_no_topic_in_the_laws_name() {
         );
     }
 }
+
+#[test]
+fn the_scope_of_a_law_named_in_english_asks_whom_it_covers() {
+    for text in [
+        // own phrasings
+        "What is the scope of the Data Act?",
+        "What falls outside the scope of the AI Act?",
+        // real questions (tuning pages: a GPSR page, a whistleblowing page)
+        "Does an item provided free of charge fall within the scope of the GPSR?",
+        "What can be reported in order to fall within the scope of the law?",
+    ] {
+        let q = analyze(text);
+        assert!(q.scope_intent, "{text}: {:?}", q.signals);
+    }
+}
