@@ -12,10 +12,11 @@ names are the ones people use, not always the law's official ones.
     python3 scripts/consequence-battery.py /tmp/ing/chunks.jsonl > /tmp/consequence.jsonl
     paragraf eval --golden /tmp/consequence.jsonl --index <index>
 """
-import collections
 import json
 import re
 import sys
+
+from law_headings import headings_by_law
 
 # law → (an English name, a German name, the German name's gender)
 LAWS = {
@@ -59,12 +60,7 @@ NOT = re.compile(r"anwendung der vorschriften|bekanntmachung|publication|exercis
 
 
 def main(path):
-    titles = collections.defaultdict(lambda: collections.defaultdict(set))
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            c = json.loads(line)
-            if c["source_class"] == "binding_law":
-                titles[c["regulation"]][c["norm"]].add(c["title"] or "")
+    titles = headings_by_law(path)
     i = 0
     for law, (en, de, gender) in LAWS.items():
         def headed(of, pattern):

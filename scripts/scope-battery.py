@@ -10,10 +10,11 @@ the names are the ones people use, not always the law's official ones.
     python3 scripts/scope-battery.py /tmp/ing/chunks.jsonl > /tmp/scope.jsonl
     paragraf eval --golden /tmp/scope.jsonl --index <index>
 """
-import collections
 import json
 import re
 import sys
+
+from law_headings import headings_by_law
 
 # law → (an English name, a German name) as questions write them
 LAWS = {
@@ -50,12 +51,7 @@ def number(norm):
 
 
 def main(path):
-    titles = collections.defaultdict(lambda: collections.defaultdict(set))
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            c = json.loads(line)
-            if c["source_class"] == "binding_law":
-                titles[c["regulation"]][c["norm"]].add(c["title"] or "")
+    titles = headings_by_law(path)
     i = 0
     for law, (en, de) in LAWS.items():
         scope = [n for n, t in titles[law].items() if any(SCOPE.search(x) for x in t)]

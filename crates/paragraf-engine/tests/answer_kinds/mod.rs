@@ -4,13 +4,18 @@
 use super::{engine, DPO};
 use paragraf_engine::SearchOptions;
 
+/// Search options that keep the `k` best results.
+fn top(k: usize) -> SearchOptions {
+    SearchOptions {
+        top_k: k,
+        ..SearchOptions::default()
+    }
+}
+
 #[test]
 fn a_norm_that_states_the_asked_number_gets_the_answer_type_gain() {
     let e = engine_or_skip!();
-    let opts = SearchOptions {
-        top_k: 50,
-        ..SearchOptions::default()
-    };
+    let opts = top(50);
     let out = e
         .search(
             "Ab wie vielen Leuten, die mit Kundendaten arbeiten, braucht ein Betrieb jemanden für den Datenschutz?",
@@ -48,10 +53,7 @@ fn under_duty_intent_only_norms_headed_as_a_duty_get_the_duty_gain() {
     // extracts): the engine marks none, and no result takes the gain; the
     // gain itself is pinned in the rank crate (`pin_duty_heading_gain`)
     let e = engine_or_skip!();
-    let opts = SearchOptions {
-        top_k: 50,
-        ..SearchOptions::default()
-    };
+    let opts = top(50);
     let out = e
         .search(
             "Welche Pflichten hat ein Unternehmen, wenn Kundendaten verloren gehen?",
@@ -90,10 +92,7 @@ fn under_duty_intent_only_norms_headed_as_a_duty_get_the_duty_gain() {
 #[test]
 fn a_consequence_question_gets_the_named_laws_sanction_norm_first() {
     let e = engine_or_skip!();
-    let opts = SearchOptions {
-        top_k: 20,
-        ..SearchOptions::default()
-    };
+    let opts = top(20);
     for q in [
         "Was droht einer Firma, die ihre Pflichten nach dem BDSG verletzt?",
         "What happens if a company does not comply with the BDSG?",
@@ -125,10 +124,7 @@ fn a_consequence_question_gets_the_named_laws_sanction_norm_first() {
 #[test]
 fn what_a_law_without_a_purpose_norm_governs_is_its_first_norm() {
     let e = engine_or_skip!();
-    let opts = SearchOptions {
-        top_k: 10,
-        ..SearchOptions::default()
-    };
+    let opts = top(10);
     for q in ["Was regelt das BDSG?", "What does the BDSG regulate?"] {
         let out = e.search(q, &opts).unwrap();
         assert!(
