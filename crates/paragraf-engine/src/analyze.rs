@@ -139,18 +139,15 @@ impl Engine {
         // whether something is a defined term asks whether, and its other
         // words may be defined terms too ("Is your Annex III AI System
         // High-Risk": Art. 6 KI-VO, not the definition of an AI system)
-        if q.answer_types.is_empty() && !classifies {
-            let definitions = defined
-                .iter()
-                .map(|m| (m.norm.clone(), paragraf_rank::AnswerType::Definition))
-                .collect();
-            q.add_answer_norms(definitions);
+        if !classifies {
+            let definitions = defined.iter().map(|m| m.norm.clone()).collect();
+            q.add_intent_answer_norms(paragraf_rank::AnswerType::Definition, definitions);
         }
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
         let mut matches = defined;
         matches.extend(headings);
         keep_named(&mut matches);
-        if q.application_intent || q.scope_intent || q.consequence_intent || q.purpose_intent {
+        if own_norm_intent {
             matches = self.intent_norms_first(&mut q, matches, &laws);
         }
         if !q.exception_intent && !self.exceptions.is_empty() {
@@ -486,18 +483,15 @@ impl Engine {
             q.set_aside_topic_norms(&duties, "consequence_intent");
             // the first law's state the kind of fact asked for
             // (`answerTypeGain`): the question's own words name the duty,
-            // not the sanction. Not where it asks for another kind („bis zu
-            // welchem Betrag haftet …“ asks for the amount), nor for the
-            // other laws (a question on the DSGVO's fines is not answered
-            // by the BDSG's criminal provisions)
-            if q.answer_types.is_empty() {
-                let answers = consequences
-                    .iter()
-                    .filter(|n| self.regulation_of(n) == primary.as_deref())
-                    .map(|n| (n.clone(), paragraf_rank::AnswerType::Consequence))
-                    .collect();
-                q.add_answer_norms(answers);
-            }
+            // not the sanction. Not the other laws' (a question on the
+            // DSGVO's fines is not answered by the BDSG's criminal
+            // provisions)
+            let answers = consequences
+                .iter()
+                .filter(|n| self.regulation_of(n) == primary.as_deref())
+                .cloned()
+                .collect();
+            q.add_intent_answer_norms(paragraf_rank::AnswerType::Consequence, answers);
         }
         consequences
     }

@@ -319,6 +319,17 @@ impl QueryAnalysis {
             .collect()
     }
 
+    /// Record the norms that an intent names as the kind of fact asked for
+    /// (`kind`: a consequence intent's sanction norms, a definition
+    /// intent's definitions), unless the question asks for a number: then
+    /// the norm stating it answers („bis zu welchem Betrag haftet …“ asks
+    /// for § 10 ProdHaftG's ceiling, not § 1's liability).
+    pub fn add_intent_answer_norms(&mut self, kind: AnswerType, norms: Vec<NormRef>) {
+        if self.answer_types.is_empty() {
+            self.add_answer_norms(norms.into_iter().map(|n| (n, kind)).collect());
+        }
+    }
+
     /// Record the norms that state a fact of an asked answer type (a norm
     /// is kept once) and one `answer_norm` signal per type with their
     /// number; each result's explanation names its own.
