@@ -140,7 +140,7 @@ impl Engine {
         // words may be defined terms too ("Is your Annex III AI System
         // High-Risk": Art. 6 KI-VO, not the definition of an AI system)
         if !classifies {
-            let definitions = defined.iter().map(|m| m.norm.clone()).collect();
+            let definitions = defined.iter().map(|m| (m.norm.clone(), None)).collect();
             q.add_intent_answer_norms(paragraf_rank::AnswerType::Definition, definitions);
         }
         keep_definition_answers(&defined, &mut headings, &regulation_of, &is_definitions);
@@ -449,7 +449,9 @@ impl Engine {
             laws_of.extend(transposing(&laws_of));
         }
         let kinds = &self.lexicon.consequence_kinds;
-        let mut consequences: Vec<NormRef> = Vec::new();
+        // each norm with the kind of fact its kind states (the stand-in's
+        // for a norm found through it)
+        let mut consequences: Vec<(NormRef, Option<paragraf_rank::AnswerType>)> = Vec::new();
         for kind in kinds
             .iter()
             .filter(|k| q.consequence_kinds.is_empty() || q.consequence_kinds.contains(&k.id))
@@ -459,15 +461,15 @@ impl Engine {
                 .as_deref()
                 .and_then(|id| kinds.iter().find(|k| k.id == id));
             for law in &laws_of {
-                let mut found = self.consequence_norm(law, kind);
+                let (mut found, mut states) = (self.consequence_norm(law, kind), kind.states);
                 if found.is_empty() {
                     if let Some(other) = stand_in {
-                        found = self.consequence_norm(law, other);
+                        (found, states) = (self.consequence_norm(law, other), other.states);
                     }
                 }
                 for m in found {
                     if !first.iter().any(|f| f.norm == m.norm) {
-                        consequences.push(m.norm.clone());
+                        consequences.push((m.norm.clone(), states));
                         first.push(m);
                     }
                 }
@@ -477,7 +479,7 @@ impl Engine {
             let duties: Vec<NormRef> = q
                 .topic_norms
                 .iter()
-                .filter(|n| !consequences.contains(n))
+                .filter(|n| !consequences.iter().any(|(c, _)| c == *n))
                 .cloned()
                 .collect();
             q.set_aside_topic_norms(&duties, "consequence_intent");
@@ -488,12 +490,12 @@ impl Engine {
             // provisions)
             let answers = consequences
                 .iter()
-                .filter(|n| self.regulation_of(n) == primary.as_deref())
+                .filter(|(n, _)| self.regulation_of(n) == primary.as_deref())
                 .cloned()
                 .collect();
             q.add_intent_answer_norms(paragraf_rank::AnswerType::Consequence, answers);
         }
-        consequences
+        consequences.into_iter().map(|(n, _)| n).collect()
     }
 
     /// The norm of `law` that states consequences of `kind`: its

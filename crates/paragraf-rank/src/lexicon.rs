@@ -6,248 +6,19 @@
 
 use crate::answer_type::AnswerType;
 use crate::error::RankError;
-use crate::frame::{ClassifyFrame, RawClassifyFrame};
+use crate::frame::ClassifyFrame;
 use crate::text::{norm_key, Pattern};
 use paragraf_types::{Domain, Jurisdiction, Lang, NormRef};
-use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
+mod raw;
+use raw::{
+    RawCategory, RawDomain, RawGuidance, RawHeadingIntent, RawJurisdiction, RawLexicon,
+    RawRegulation, RawScopeRule, RawTopic,
+};
+
 const BUILTIN_TOML: &str = include_str!("../lexicon/query.toml");
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLexicon {
-    language: RawLanguage,
-    control_intent: RawSignals,
-    guidance_intent: RawGuidance,
-    definition_intent: RawDefinition,
-    #[serde(default)]
-    application_intent: RawHeadingIntent,
-    #[serde(default)]
-    scope_intent: RawHeadingIntent,
-    #[serde(default)]
-    consequence_intent: RawHeadingIntent,
-    #[serde(default)]
-    consequence_kind: Vec<RawConsequenceKind>,
-    #[serde(default)]
-    purpose_intent: RawHeadingIntent,
-    #[serde(default)]
-    exception_intent: Option<RawSignals>,
-    #[serde(default)]
-    duty_intent: RawHeadingIntent,
-    historical: RawSignals,
-    law_enforcement: RawSignals,
-    #[serde(default)]
-    jurisdiction: Vec<RawJurisdiction>,
-    #[serde(default)]
-    domain: Vec<RawDomain>,
-    #[serde(default)]
-    regulation: Vec<RawRegulation>,
-    #[serde(default)]
-    scope_rule: Vec<RawScopeRule>,
-    #[serde(default)]
-    topic: Vec<RawTopic>,
-    #[serde(default)]
-    answer_type: RawAnswerTypes,
-    #[serde(default)]
-    third_country: RawThirdCountry,
-    #[serde(default)]
-    category: Vec<RawCategory>,
-}
-
-/// `[[category]]`: a category a law defines, the instances its definition or
-/// list names, and the law's words for the category.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCategory {
-    id: String,
-    defined_in: String,
-    instances: Vec<String>,
-    #[serde(default)]
-    unless: Vec<String>,
-    #[serde(default)]
-    terms_de: Vec<String>,
-    #[serde(default)]
-    terms_en: Vec<String>,
-    #[serde(default)]
-    norms: Vec<String>,
-}
-
-/// `[third_country]`: a country the corpus has no law of, and the law's words
-/// for it.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawThirdCountry {
-    #[serde(default)]
-    signals: Vec<String>,
-    #[serde(default)]
-    terms_de: Vec<String>,
-    #[serde(default)]
-    terms_en: Vec<String>,
-}
-
-/// `[application_intent]`, `[scope_intent]`, `[consequence_intent]`: a kind
-/// of question about a named law that the law answers in a norm it heads so.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawHeadingIntent {
-    #[serde(default)]
-    signals: Vec<String>,
-    #[serde(default)]
-    together: Vec<Vec<String>>,
-    #[serde(default)]
-    unless: Vec<String>,
-    #[serde(default)]
-    headings: Vec<String>,
-    #[serde(default)]
-    fallback_headings: Vec<String>,
-    #[serde(default)]
-    narrow_when: Vec<String>,
-    #[serde(default)]
-    narrow_headings: Vec<String>,
-}
-
-/// `[[consequence_kind]]`: one kind of consequence (fines, criminal
-/// provisions, damages) — the question's words for it and the headings of
-/// the norms that state it.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawConsequenceKind {
-    id: String,
-    signals: Vec<String>,
-    headings: Vec<String>,
-    #[serde(default)]
-    statements: Vec<String>,
-    #[serde(default)]
-    stands_in: Option<String>,
-}
-
-/// `[answer_type]`: per kind of fact, the patterns of a question asking for it.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAnswerTypes {
-    #[serde(default)]
-    deadline: Vec<String>,
-    #[serde(default)]
-    amount: Vec<String>,
-    #[serde(default)]
-    age: Vec<String>,
-    #[serde(default)]
-    threshold: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLanguage {
-    de: Vec<String>,
-    en: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSignals {
-    signals: Vec<String>,
-}
-
-/// `[definition_intent]`: its signals, and the frames that ask what a
-/// quoted term means („Was ist eine „X“?“, "What is a ‘X’?").
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDefinition {
-    signals: Vec<String>,
-    #[serde(default)]
-    compare: Vec<String>,
-    #[serde(default)]
-    quoted_frames: Vec<String>,
-    #[serde(default)]
-    quoted_fillers: Vec<String>,
-    #[serde(default)]
-    classify: RawClassifyFrame,
-}
-
-/// `[guidance_intent]`: the seed's signals, and the authorities among them
-/// that a question may name as the addressee of a report instead.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGuidance {
-    signals: Vec<String>,
-    #[serde(default)]
-    addressed: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawJurisdiction {
-    code: String,
-    signals: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDomain {
-    name: String,
-    #[serde(default)]
-    definitions: Vec<String>,
-    signals: Vec<String>,
-    #[serde(default)]
-    together: Vec<Vec<String>>,
-    #[serde(default)]
-    except: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRegulation {
-    name: String,
-    aliases: Vec<String>,
-    jurisdiction: String,
-    #[serde(default)]
-    domains: Vec<String>,
-    regime: String,
-    #[serde(default)]
-    definitions: Option<String>,
-    #[serde(default)]
-    historical: bool,
-    #[serde(default)]
-    numbered_like: Option<String>,
-    #[serde(default)]
-    concordance_with: Option<String>,
-    #[serde(default)]
-    concordance: Vec<[String; 2]>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawScopeRule {
-    regulation: String,
-    #[serde(default)]
-    from: Option<u32>,
-    #[serde(default)]
-    to: Option<u32>,
-    penalise_when: String,
-    reason: String,
-    #[serde(default)]
-    in_scope: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTopic {
-    id: String,
-    signals: Vec<String>,
-    #[serde(default)]
-    require: Vec<String>,
-    #[serde(default)]
-    unless: Vec<String>,
-    #[serde(default)]
-    when_domain: Option<String>,
-    #[serde(default)]
-    scope: Option<String>,
-    norms: Vec<String>,
-    #[serde(default)]
-    suppresses: Vec<String>,
-}
 
 /// When a [`ScopeRule`] or a [`Topic`] applies, relative to the question's
 /// law-enforcement scope.
@@ -449,6 +220,11 @@ pub struct ConsequenceKind {
     /// without fines punishes through its criminal provisions); an `id` of
     /// another `[[consequence_kind]]`.
     pub stands_in: Option<String>,
+    /// The kind of fact its norms state by what they are, whatever their
+    /// text (a fines provision states the fine: an amount, or the Member
+    /// States' rules on it); an asked number of that kind is answered by
+    /// them ([`crate::QueryAnalysis::add_intent_answer_norms`]).
+    pub states: Option<AnswerType>,
 }
 
 /// A compiled heading intent (`[application_intent]`, `[scope_intent]`,
@@ -805,6 +581,7 @@ impl Lexicon {
                             }
                             other => other.clone(),
                         },
+                        states: k.states,
                     })
                 })
                 .collect::<Result<_, RankError>>()?,

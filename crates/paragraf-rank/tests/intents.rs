@@ -97,6 +97,61 @@ fn an_insurance_or_a_duty_is_no_consequence_question() {
     }
 }
 
+/// "What fines can be imposed under …?" asks for a number and a kind of
+/// consequence at once. The number would keep the consequence norms from
+/// the answer, but a fines provision states the fine by what it is — a
+/// directive's „Sanktionen“ article says that the Member States set it
+/// (Art. 45 RED), naming no sum — so the fines norms answer the amount;
+/// criminal provisions and liability norms do not, nor does a fines
+/// provision answer a deadline.
+#[test]
+fn an_amount_question_about_fines_is_answered_by_the_fines_provisions() {
+    use paragraf_rank::AnswerType::{Amount, Consequence, Deadline};
+    use paragraf_types::NormRef;
+    let lex = Lexicon::builtin();
+    let states = |id: &str| {
+        lex.consequence_kinds
+            .iter()
+            .find(|k| k.id == id)
+            .unwrap()
+            .states
+    };
+    assert_eq!(states("fines"), Some(Amount));
+    assert_eq!(states("criminal"), None);
+    assert_eq!(states("damages"), None);
+    let sanctions = || {
+        vec![
+            (NormRef::new("Art. 45", "RED"), states("fines")),
+            (NormRef::new("§ 42", "BDSG"), states("criminal")),
+        ]
+    };
+    for text in [
+        // own phrasings
+        "What fines can be imposed under the Radio Equipment Directive?",
+        "Welche Bußgelder drohen nach der Maschinenverordnung?",
+        // a real question (tuning page: netvocat.de; „Strafen“ are the
+        // fines of Art. 83 DSGVO there)
+        "Welche Strafen drohen, wenn – trotz Pflicht – ein Datenschutzbeauftragter nicht benannt wird?",
+    ] {
+        let mut q = analyze(text);
+        assert_eq!(q.answer_types, [Amount], "{text}");
+        assert!(q.consequence_kinds.iter().any(|k| k == "fines"), "{text}");
+        q.add_intent_answer_norms(Consequence, sanctions());
+        assert_eq!(q.answer_norms, [(NormRef::new("Art. 45", "RED"), Amount)], "{text}");
+    }
+    // no number asked: every sanction norm states the consequence
+    let mut q = analyze("Was droht bei Verstößen gegen die Funkanlagenrichtlinie?");
+    assert!(q.answer_types.is_empty(), "{:?}", q.answer_types);
+    q.add_intent_answer_norms(Consequence, sanctions());
+    assert_eq!(q.answer_norms.len(), 2, "{:?}", q.answer_norms);
+    assert!(q.answer_norms.iter().all(|(_, k)| *k == Consequence));
+    // a deadline is not what a fines provision states
+    let mut q = analyze("Bis wann verjährt ein Bußgeld nach der DSGVO?");
+    assert_eq!(q.answer_types, [Deadline]);
+    q.add_intent_answer_norms(Consequence, sanctions());
+    assert!(q.answer_norms.is_empty(), "{:?}", q.answer_norms);
+}
+
 #[test]
 fn a_fine_for_missing_measures_asks_for_the_sanction() {
     let q = analyze("Welche Bußgelder drohen bei fehlenden technischen Maßnahmen nach der DSGVO?");

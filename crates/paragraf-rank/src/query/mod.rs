@@ -323,11 +323,26 @@ impl QueryAnalysis {
     /// (`kind`: a consequence intent's sanction norms, a definition
     /// intent's definitions), unless the question asks for a number: then
     /// the norm stating it answers („bis zu welchem Betrag haftet …“ asks
-    /// for § 10 ProdHaftG's ceiling, not § 1's liability).
-    pub fn add_intent_answer_norms(&mut self, kind: AnswerType, norms: Vec<NormRef>) {
-        if self.answer_types.is_empty() {
-            self.add_answer_norms(norms.into_iter().map(|n| (n, kind)).collect());
-        }
+    /// for § 10 ProdHaftG's ceiling, not § 1's liability), and of the
+    /// intent's norms those whose kind states the asked number by what they
+    /// are (`states`: a fines provision states the fine's amount, or that
+    /// the Member States set it — "What fines can be imposed under the
+    /// RED?" asks for its Art. 45 „Sanktionen“).
+    pub fn add_intent_answer_norms(
+        &mut self,
+        kind: AnswerType,
+        norms: Vec<(NormRef, Option<AnswerType>)>,
+    ) {
+        let asked = |t: &Option<AnswerType>| t.filter(|t| self.answer_types.contains(t));
+        let answers = if self.answer_types.is_empty() {
+            norms.into_iter().map(|(n, _)| (n, kind)).collect()
+        } else {
+            norms
+                .into_iter()
+                .filter_map(|(n, t)| asked(&t).map(|t| (n, t)))
+                .collect()
+        };
+        self.add_answer_norms(answers);
     }
 
     /// Record the norms that state a fact of an asked answer type (a norm
