@@ -40,6 +40,12 @@ pub enum AnswerType {
     /// norm side the law's definition of the term (the engine's defined
     /// terms); no text scan states it.
     Definition,
+    /// A fee, or that something is free of charge: „was kostet“,
+    /// „Gebühr“, "free of charge", "fees" — answered by the norm that
+    /// charges or waives one (§ 24 GwG „Gebühren und Auslagen“, Art. 12
+    /// Abs. 5 DSGVO „unentgeltlich“), not by the norm that names the
+    /// service the question is about.
+    Charge,
 }
 
 impl AnswerType {
@@ -52,6 +58,7 @@ impl AnswerType {
             AnswerType::Threshold => "threshold",
             AnswerType::Consequence => "consequence",
             AnswerType::Definition => "definition",
+            AnswerType::Charge => "charge",
         }
     }
 
@@ -64,6 +71,7 @@ impl AnswerType {
             AnswerType::Threshold => "eine Schwelle (Personenzahl)",
             AnswerType::Consequence => "eine Rechtsfolge (Sanktion, Haftung)",
             AnswerType::Definition => "die Begriffsbestimmung",
+            AnswerType::Charge => "eine Gebühr oder Unentgeltlichkeit",
         }
     }
 }
@@ -101,6 +109,24 @@ const MONEY_UNITS: &[&str] = &[
     "milliarden",
     "billion",
 ];
+
+/// Words (folded) that charge or waive a fee: the noun of a charge, or
+/// „unentgeltlich“ / "free of charge" ([`scan`]; "charge" alone only as
+/// the object of "free of" or "a/any/reasonable", never "in charge of").
+const CHARGE_WORDS: &[&str] = &[
+    "unentgeltlich",
+    "kostenlos",
+    "kostenfrei",
+    "gebuehr",
+    "gebuehren",
+    "entgelt",
+    "entgelte",
+    "entgelts",
+    "fee",
+    "fees",
+];
+/// Compound endings of a charge („Verwaltungsgebühren“, „Nutzungsentgelt“).
+const CHARGE_ENDS: &[&str] = &["gebuehr", "gebuehren", "entgelt", "entgelte"];
 
 /// Words that count people after a number (prefixes; „Personen“ itself
 /// is a whole word: „personenbezogen“ counts nobody).
@@ -276,7 +302,7 @@ pub fn stated(text: &str, asked: &[AnswerType]) -> Vec<AnswerType> {
         .collect()
 }
 
-/// One pass over the tokens for all four types (bits of [`AnswerType::bit`]);
+/// One pass over the tokens for every text-stated type (bits of [`AnswerType::bit`]);
 /// what a token is — a number, a quantity, a unit of time — is decided once.
 fn scan(text: &str, toks: &Tokens) -> u8 {
     let n = toks.len();
@@ -332,6 +358,14 @@ fn scan(text: &str, toks: &Tokens) -> u8 {
             })
         {
             mask |= AnswerType::Threshold.bit();
+        }
+        if CHARGE_WORDS.contains(&t)
+            || (t.len() > 9 && CHARGE_ENDS.iter().any(|e| t.ends_with(e)))
+            || (t == "charges" && at(i.wrapping_sub(1)) != "in")
+            || (t == "charge"
+                && ["of", "a", "any", "reasonable", "no"].contains(&at(i.wrapping_sub(1))))
+        {
+            mask |= AnswerType::Charge.bit();
         }
     }
     if percent_sign(text) {
@@ -430,6 +464,26 @@ mod tests {
             "(2) Personen, die an der Verarbeitung beteiligt sind",
         ] {
             assert!(!states(t, AnswerType::Threshold), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_charge_is_a_fee_or_its_waiver() {
+        for t in [
+            "Für die Nutzung des Transparenzregisters werden Gebühren und Auslagen erhoben.",
+            "Informationen gemäß den Artikeln 13 und 14 werden unentgeltlich zur Verfügung gestellt.",
+            "the controller may charge a reasonable fee based on administrative costs",
+            "providers shall not impose any switching charges on the customer",
+            "Das Nutzungsentgelt richtet sich nach der Dauer.",
+        ] {
+            assert!(states(t, AnswerType::Charge), "{t}");
+        }
+        for t in [
+            "the person in charge of the processing",
+            "Die Kosten der Umsetzung trägt der Betreiber.",
+            "consent freely given",
+        ] {
+            assert!(!states(t, AnswerType::Charge), "{t}");
         }
     }
 

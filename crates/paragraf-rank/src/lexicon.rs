@@ -612,6 +612,7 @@ impl Lexicon {
                     "threshold",
                     &raw.answer_type.threshold,
                 ),
+                (AnswerType::Charge, "charge", &raw.answer_type.charge),
             ]
             .into_iter()
             .map(|(t, f, l)| Ok((t, patterns(&format!("answer_type.{f}"), l)?)))

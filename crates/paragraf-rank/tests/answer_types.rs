@@ -82,6 +82,34 @@ fn asking_for_a_company_size_asks_for_a_threshold() {
     }
 }
 
+/// What something costs, or whether it is free: the norm that charges or
+/// waives a fee answers (real questions of three pages showed it: a
+/// register's fee, switching charges, a free access request).
+#[test]
+fn asking_what_something_costs_asks_for_a_charge() {
+    for q in [
+        // own phrasings
+        "Was kostet ein Antrag auf Einsicht in das Handelsregister?",
+        "Darf ein Händler für die Rücksendung einer Datenkopie eine Gebühr verlangen?",
+        "Are there fees for getting a copy of my personal data?",
+        // real question (sorena.io; the gap was transparenzregister.de's)
+        "What Data Act rules apply to cloud switching charges and egress charges in contract terms?",
+    ] {
+        assert!(
+            types(q).contains(&AnswerType::Charge),
+            "{q:?}: {:?}",
+            types(q)
+        );
+    }
+    for q in [
+        "Who is in charge of data protection in a company?",
+        "Is the free movement of personal data restricted?",
+        "Welche Kosten entstehen durch die Umsetzung von NIS2?",
+    ] {
+        assert!(!types(q).contains(&AnswerType::Charge), "{q:?}");
+    }
+}
+
 #[test]
 fn a_question_that_asks_for_no_number_asks_for_no_answer_type() {
     for q in [

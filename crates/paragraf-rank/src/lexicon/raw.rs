@@ -127,6 +127,8 @@ pub(super) struct RawAnswerTypes {
     pub(super) age: Vec<String>,
     #[serde(default)]
     pub(super) threshold: Vec<String>,
+    #[serde(default)]
+    pub(super) charge: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
