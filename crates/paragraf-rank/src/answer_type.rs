@@ -287,7 +287,7 @@ pub fn states(text: &str, kind: AnswerType) -> bool {
 }
 
 /// Every type `text` states, one bit each ([`AnswerType::bit`]): one scan
-/// of the text for all four, so a caller can keep the result per text.
+/// of the text for every text-stated type, so a caller can keep the result per text.
 pub fn stated_mask(text: &str) -> u8 {
     scan(text, &Tokens::new(text))
 }
