@@ -248,6 +248,12 @@ impl HeadingTable {
         first_norms: Option<usize>,
     ) -> Vec<HeadingMatch> {
         let mut found: Vec<HeadingMatch> = Vec::new();
+        // per match: whether the heading's first part names it — a heading
+        // names its norm's subject first, a matter after „;“ is a second
+        // one („Verbot der missbräuchlichen Geltendmachung von Ansprüchen;
+        // Haftung“, § 8c UWG, is no liability norm beside § 9 UWG
+        // „Schadensersatz“)
+        let mut leading: Vec<bool> = Vec::new();
         for r in regulations {
             for patterns in [primary, fallback] {
                 let before = found.len();
@@ -258,6 +264,8 @@ impl HeadingTable {
                     let words = crate::text::tokens(&h.text, false);
                     if let Some(p) = patterns.iter().find(|p| p.matches(&words)) {
                         let weight = h.words.iter().map(|w| self.idf(&w[0])).sum();
+                        let first = h.text.split(';').next().unwrap_or_default();
+                        leading.push(p.matches(&crate::text::tokens(first, false)));
                         found.push(HeadingMatch {
                             norm: h.norm.clone(),
                             heading: format!("Überschrift „{}“", h.text),
@@ -269,11 +277,17 @@ impl HeadingTable {
                 }
                 if found.len() > before {
                     if let Some(k) = first_norms {
-                        found[before..].sort_by_key(|m| {
+                        let mut part: Vec<(bool, HeadingMatch)> =
+                            leading.drain(before..).zip(found.drain(before..)).collect();
+                        part.sort_by_key(|(lead, m)| {
                             let n = crate::text::norm_number(m.norm.as_str());
-                            (n.unwrap_or(u32::MAX), m.norm.0.clone())
+                            (!*lead, n.unwrap_or(u32::MAX), m.norm.0.clone())
                         });
-                        found.truncate(before + k.min(found.len() - before));
+                        part.truncate(k);
+                        for (lead, m) in part {
+                            leading.push(lead);
+                            found.push(m);
+                        }
                     }
                     break;
                 }

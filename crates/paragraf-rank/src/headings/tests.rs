@@ -863,3 +863,40 @@ fn a_definition_question_means_the_term_of_the_law_it_names() {
     keep_meant_laws(&mut m, &[], &["DA".into()], &reg_of, &regime);
     assert_eq!(norms(&m), ["Art. 2 DA"]);
 }
+
+/// A heading names its norm's subject first: the lowest-numbered norm
+/// whose heading opens with the asked matter answers before one that adds
+/// it after „;“ (§ 9 UWG „Schadensersatz“, not § 8c UWG „Verbot der
+/// missbräuchlichen Geltendmachung von Ansprüchen; Haftung“); a law that
+/// names it only second still answers with that norm.
+#[test]
+fn a_heading_that_opens_with_the_matter_answers_first() {
+    let lex = crate::lexicon::Lexicon::builtin();
+    let damages = lex
+        .consequence_kinds
+        .iter()
+        .find(|k| k.id == "damages")
+        .unwrap();
+    let t = HeadingTable::new(vec![
+        h(
+            "§ 8c XG",
+            "Verbot der missbräuchlichen Geltendmachung von Ansprüchen; Haftung",
+            &["verbot", "missbrauch", "geltendmach", "anspruch", "haftung"],
+        ),
+        h("§ 9 XG", "Schadensersatz", &["schadensersatz"]),
+        h("§ 20 XG", "Haftung der Betreiber", &["haftung", "betreib"]),
+        h(
+            "§ 4 YG",
+            "Auskunft; Schadensersatz bei Verletzung",
+            &["auskunft", "schadensersatz", "verletzung"],
+        ),
+    ]);
+    let first = |reg: &str| {
+        t.intent_matches(&[reg.to_string()], &damages.headings, &[], Some(1))
+            .into_iter()
+            .map(|m| m.norm.0)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(first("XG"), ["§ 9 XG"]);
+    assert_eq!(first("YG"), ["§ 4 YG"]);
+}
