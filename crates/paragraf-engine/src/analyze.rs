@@ -449,6 +449,8 @@ impl Engine {
             laws_of.extend(transposing(&laws_of));
         }
         let kinds = &self.lexicon.consequence_kinds;
+        // the question names the kinds it asks about
+        let asked = !q.consequence_kinds.is_empty();
         // each norm with the kind of fact its kind states (the stand-in's
         // for a norm found through it)
         let mut consequences: Vec<(NormRef, Option<paragraf_rank::AnswerType>)> = Vec::new();
@@ -461,10 +463,11 @@ impl Engine {
                 .as_deref()
                 .and_then(|id| kinds.iter().find(|k| k.id == id));
             for law in &laws_of {
-                let (mut found, mut states) = (self.consequence_norm(law, kind), kind.states);
+                let (mut found, mut states) =
+                    (self.consequence_norm(law, kind, asked), kind.states);
                 if found.is_empty() {
                     if let Some(other) = stand_in {
-                        (found, states) = (self.consequence_norm(law, other), other.states);
+                        (found, states) = (self.consequence_norm(law, other, asked), other.states);
                     }
                 }
                 for m in found {
@@ -500,12 +503,16 @@ impl Engine {
 
     /// The norm of `law` that states consequences of `kind`: its
     /// lowest-numbered norm so headed, else the first norm of its section so
-    /// headed (the revDSG's Art. 60 under "Criminal Provisions"), else the
-    /// first norm whose text states it (§ 38 BSIG, `statements`).
+    /// headed (the revDSG's Art. 60 under "Criminal Provisions"), else —
+    /// when the question names the kind (`asked`: „Wer haftet …?“) — the
+    /// first norm whose text states it (§ 38 BSIG, `statements`). A duty
+    /// norm that states a liability in a sentence is no answer to what
+    /// follows from breaking the law in general: its fines are.
     fn consequence_norm(
         &self,
         law: &str,
         kind: &paragraf_rank::lexicon::ConsequenceKind,
+        asked: bool,
     ) -> Vec<HeadingMatch> {
         let law = [law.to_string()];
         let own = self
@@ -517,7 +524,7 @@ impl Engine {
         let section = self
             .sections
             .intent_matches(&law, &kind.headings, &[], Some(1));
-        if !section.is_empty() {
+        if !section.is_empty() || !asked {
             return section;
         }
         self.statements
