@@ -438,7 +438,12 @@ impl Engine {
         let mut primary = laws_of.first().cloned();
         if q.lang == Lang::De {
             let transposing = |laws: &[String]| {
-                crate::statements::transposing_laws(&self.manifest, self.lexicon, laws)
+                crate::statements::transposing_laws(
+                    &self.manifest,
+                    self.lexicon,
+                    &self.transpositions,
+                    laws,
+                )
             };
             if let Some(t) = primary
                 .as_ref()

@@ -86,6 +86,9 @@ pub struct Engine {
     /// Per consequence kind and law, the norm whose text states it
     /// (`statements`): a law with no norm headed so answers with it.
     statements: statements::ConsequenceStatements,
+    /// The directives a German law says it transposes, where it says so
+    /// (§ 1 ProdSG): it transposes no other.
+    transpositions: statements::DeclaredTranspositions,
     /// German synonyms a heading holds (OpenThesaurus, `synonymBm25Weight`).
     synonyms: paragraf_rank::Synonyms,
     /// Title words of every law (`lawTitleGain`).

@@ -64,6 +64,7 @@ impl Engine {
             headings: words.headings,
             sections: words.sections,
             statements: words.statements,
+            transpositions: words.transpositions,
             synonyms: words.synonyms,
             law_titles: words.law_titles,
             recital_target: words.recital_target,
@@ -266,6 +267,7 @@ struct LawWords {
     headings: HeadingTable,
     sections: HeadingTable,
     statements: crate::statements::ConsequenceStatements,
+    transpositions: crate::statements::DeclaredTranspositions,
     synonyms: paragraf_rank::Synonyms,
     defined: DefinedTerms,
     self_defining: HashSet<NormRef>,
@@ -297,6 +299,7 @@ impl LawWords {
             &index.chunks,
             &Lexicon::builtin().consequence_kinds,
         );
+        let transpositions = crate::statements::DeclaredTranspositions::of(&index.chunks);
         let synonyms = lawwords::heading_synonyms(analyzer, &headings);
         let self_defining = lawwords::self_defining_norms(&index.chunks, analyzer);
         let duty_words = crate::analyze::duty_heading_terms(Lexicon::builtin(), analyzer);
@@ -331,6 +334,7 @@ impl LawWords {
             headings,
             sections,
             statements,
+            transpositions,
             synonyms,
             defined,
             self_defining,

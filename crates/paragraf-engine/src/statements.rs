@@ -14,7 +14,11 @@
 //! A German question about an EU directive („Wer haftet bei
 //! NIS-2-Verstößen?“) asks after the German law that transposes it
 //! ([`transposing_laws`]): the directive binds the member states, the
-//! German law binds whoever breaks the duty.
+//! German law binds whoever breaks the duty. A German law that states
+//! which directives it transposes („Dieses Gesetz dient der Umsetzung der
+//! im Folgenden genannten Richtlinien …“, § 1 ProdSG) transposes those
+//! only ([`DeclaredTranspositions`]): the ProdSG lists the low-voltage and
+//! the machinery directive, not the radio equipment directive.
 
 use crate::gate::split_sentences;
 use paragraf_corpus::Manifest;
@@ -23,7 +27,7 @@ use paragraf_rank::{question_tokens, text_key, HeadingMatch, Lexicon};
 use paragraf_types::Chunk;
 use paragraf_types::Jurisdiction;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Per (consequence kind id, law): the first norm of the law whose text
 /// states that kind of consequence, as a match quoting the sentence.
@@ -71,13 +75,67 @@ impl ConsequenceStatements {
     }
 }
 
+/// How a German law opens the statement of the directives it transposes
+/// („Dieses Gesetz dient der Umsetzung der im Folgenden genannten
+/// Richtlinien …“); the act numbers after it in the same chunk are its list.
+const TRANSPOSES: &str = "dient der Umsetzung";
+
+/// Per German law whose text states the directives it transposes, the act
+/// numbers it lists („2014/35“ for „Richtlinie 2014/35/EU“, „2023/988“ for
+/// „Verordnung (EU) 2023/988“).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DeclaredTranspositions(BTreeMap<String, BTreeSet<String>>);
+
+impl DeclaredTranspositions {
+    /// Scan the German chunks for [`TRANSPOSES`] and the act numbers that
+    /// follow it in the chunk.
+    pub(crate) fn of(chunks: &[Chunk]) -> DeclaredTranspositions {
+        let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for c in chunks.iter().filter(|c| c.jurisdiction == Jurisdiction::De) {
+            if let Some(i) = c.text.find(TRANSPOSES) {
+                let numbers = act_numbers(&c.text[i..]);
+                if !numbers.is_empty() {
+                    out.entry(c.regulation.clone()).or_default().extend(numbers);
+                }
+            }
+        }
+        DeclaredTranspositions(out)
+    }
+
+    /// Whether `law` states the directives it transposes and the directive
+    /// with `numbers` is none of them.
+    fn excludes(&self, law: &str, numbers: &[String]) -> bool {
+        self.0
+            .get(law)
+            .is_some_and(|listed| !numbers.iter().any(|n| listed.contains(n)))
+    }
+}
+
+/// The act numbers in `text`: a word of two to four digits, a slash and one
+/// to four digits („2014/35/EU“ → `2014/35`, „2023/988“).
+fn act_numbers(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || "(),;:".contains(c))
+        .filter_map(|w| {
+            let mut parts = w.split('/');
+            let (year, number) = (parts.next()?, parts.next()?);
+            let digits = |s: &str, max: usize| {
+                (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+            };
+            (year.len() >= 2 && digits(year, 4) && digits(number, 4))
+                .then(|| format!("{year}/{number}"))
+        })
+        .collect()
+}
+
 /// The German laws that transpose the EU directives among `laws`: the
-/// in-force German laws of a directive's regime (NIS2 → BSIG). A directive
-/// is a law the manifest titles „Richtlinie …“; a regulation (the DSGVO)
-/// applies itself and brings none.
+/// in-force German laws of a directive's regime (NIS2 → BSIG), but not a
+/// law that lists the directives it transposes without this one
+/// (`declared`). A directive is a law the manifest titles „Richtlinie …“;
+/// a regulation (the DSGVO) applies itself and brings none.
 pub(crate) fn transposing_laws(
     manifest: &Manifest,
     lexicon: &Lexicon,
+    declared: &DeclaredTranspositions,
     laws: &[String],
 ) -> Vec<String> {
     let is_directive = |law: &str| {
@@ -88,9 +146,19 @@ pub(crate) fn transposing_laws(
     let mut out: Vec<String> = Vec::new();
     for law in laws.iter().filter(|l| is_directive(l)) {
         let regime = lexicon.regime_of(law);
+        let numbers = manifest
+            .regulation(law)
+            .map(|r| r.act_numbers.as_slice())
+            .unwrap_or_default();
         for r in &lexicon.regulations {
             let german = r.jurisdiction == Jurisdiction::De && !r.historical;
-            if german && r.regime == regime && !laws.contains(&r.name) && !out.contains(&r.name) {
+            let listed_elsewhere = declared.excludes(&r.name, numbers);
+            if german
+                && r.regime == regime
+                && !listed_elsewhere
+                && !laws.contains(&r.name)
+                && !out.contains(&r.name)
+            {
                 out.push(r.name.clone());
             }
         }
@@ -131,7 +199,7 @@ fn stated_in(c: &Chunk, kind: &ConsequenceKind) -> Option<HeadingMatch> {
 
 #[cfg(test)]
 mod tests {
-    use super::{transposing_laws, ConsequenceStatements};
+    use super::{transposing_laws, ConsequenceStatements, DeclaredTranspositions};
     use paragraf_rank::testing::chunk;
     use paragraf_rank::Lexicon;
     use paragraf_types::{Lang, SourceClass, SourceRole};
@@ -201,14 +269,68 @@ mod tests {
     fn a_directive_brings_the_german_law_that_transposes_it() {
         let manifest = paragraf_corpus::Manifest::builtin().unwrap();
         let lex = Lexicon::builtin();
-        let of = |law: &str| transposing_laws(&manifest, lex, &[law.to_string()]);
+        let none = DeclaredTranspositions::default();
+        let of = |law: &str| transposing_laws(&manifest, lex, &none, &[law.to_string()]);
         assert_eq!(of("NIS2"), ["BSIG", "BSI-KritisV"]);
         assert_eq!(of("JI-RL"), ["BDSG"]);
         assert_eq!(of("PLD"), ["ProdHaftG"]);
         assert!(of("DSGVO").is_empty());
         assert!(of("BSIG").is_empty());
         // a law the question names itself is not brought again
-        let both = transposing_laws(&manifest, lex, &["NIS2".into(), "BSIG".into()]);
+        let both = transposing_laws(&manifest, lex, &none, &["NIS2".into(), "BSIG".into()]);
         assert_eq!(both, ["BSI-KritisV"]);
+    }
+
+    /// A German law that lists the directives it transposes (§ 1 ProdSG:
+    /// „Dieses Gesetz dient der Umsetzung der im Folgenden genannten
+    /// Richtlinien …“) transposes those only: a German question about the
+    /// radio equipment directive does not ask after the ProdSG.
+    #[test]
+    fn a_law_that_lists_its_directives_transposes_those_only() {
+        let manifest = paragraf_corpus::Manifest::builtin().unwrap();
+        let lex = Lexicon::builtin();
+        // (Chunk::new: a German law)
+        let c = paragraf_types::Chunk::new(
+            "ProdSG",
+            "§ 1",
+            "(1) Dieses Gesetz dient der Umsetzung der im Folgenden genannten Richtlinien: \
+             1. Richtlinie 2014/35/EU (Niederspannung), 2. Richtlinie 2006/42/EG (Maschinen), \
+             3. Verordnung (EU) 2023/988."
+                .into(),
+            paragraf_types::Lang::De,
+            "prodsg.xml",
+        );
+        let declared = DeclaredTranspositions::of(&[c]);
+        let regime_law = |law: &str| {
+            let mut all = transposing_laws(
+                &manifest,
+                lex,
+                &DeclaredTranspositions::default(),
+                &[law.into()],
+            );
+            all.retain(|l| l == "ProdSG");
+            all
+        };
+        let listed = |law: &str| {
+            let mut all = transposing_laws(&manifest, lex, &declared, &[law.into()]);
+            all.retain(|l| l == "ProdSG");
+            all
+        };
+        // the regime alone brought the ProdSG for the RED; its list does not
+        assert_eq!(regime_law("RED"), ["ProdSG"]);
+        assert!(listed("RED").is_empty());
+        // a law that lists nothing keeps the regime's rule
+        assert_eq!(
+            transposing_laws(&manifest, lex, &declared, &["NIS2".into()]),
+            ["BSIG", "BSI-KritisV"]
+        );
+    }
+
+    #[test]
+    fn act_numbers_are_year_and_number() {
+        assert_eq!(
+            super::act_numbers("der Richtlinie 2014/35/EU und der Verordnung (EU) 2023/988; Nr. 765/2008, am 1.1.2024"),
+            ["2014/35", "2023/988", "765/2008"]
+        );
     }
 }
