@@ -461,7 +461,7 @@ impl Engine {
         let mut consequences: Vec<(NormRef, Option<paragraf_rank::AnswerType>)> = Vec::new();
         for kind in kinds
             .iter()
-            .filter(|k| q.consequence_kinds.is_empty() || q.consequence_kinds.contains(&k.id))
+            .filter(|k| !asked || q.consequence_kinds.contains(&k.id))
         {
             let stand_in = kind
                 .stands_in

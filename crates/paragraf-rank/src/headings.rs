@@ -248,11 +248,9 @@ impl HeadingTable {
         first_norms: Option<usize>,
     ) -> Vec<HeadingMatch> {
         let mut found: Vec<HeadingMatch> = Vec::new();
-        // per match: whether the heading's first part names it — a heading
-        // names its norm's subject first, a matter after „;“ is a second
-        // one („Verbot der missbräuchlichen Geltendmachung von Ansprüchen;
-        // Haftung“, § 8c UWG, is no liability norm beside § 9 UWG
-        // „Schadensersatz“)
+        // per match: whether the heading's first part names it; a matter
+        // after „;“ is a second one (§ 8c UWG „Verbot der missbräuchlichen
+        // Geltendmachung …; Haftung“ is no liability norm beside § 9 UWG)
         let mut leading: Vec<bool> = Vec::new();
         for r in regulations {
             for patterns in [primary, fallback] {
