@@ -25,5 +25,7 @@ pub use pipeline::{
     ingest, FileReport, IngestOptions, IngestReport, Ingested, Progress, SkippedFile,
 };
 pub use raw::{NormKind, ParseError, RawNorm, RawUnit};
-pub use refs::{extract_references, extract_references_with, parse_norm_query, Extracted};
+pub use refs::{
+    act_numbers, extract_references, extract_references_with, parse_norm_query, Extracted,
+};
 pub use stats::CorpusStats;

@@ -58,20 +58,41 @@ static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("trigger regex is valid")
 });
 
-static ACT_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?x)^
-        (?:(?:der|des|dieser|in\s+der|nach\s+der|gemäß\s+der|of|of\s+the|in|under|to)\s+)?
+/// An EU act named by its number (`Verordnung (EU) 2016/679`, `Richtlinie
+/// 2014/35/EU`, `Regulation (EC) No 765/2008`): the number is group `a` or
+/// `b`. Verbose syntax; [`ACT_NUMBER`] reads it at a designation's start,
+/// [`act_numbers`] anywhere.
+const ACT_FORM: &str = r"
         (?:(?:Delegierten\s+|Durchführungs)?(?:Verordnung|Richtlinie|Beschluss|Beschlusses|Entscheidung)
           |(?:Delegated\s+|Implementing\s+)?(?:Regulation|Directive|Decision))
         \s*
         (?:
           \((?:EU|EG|EWG|EC|EEC|Euratom|EU,\s*Euratom)\)\s*(?:Nr\.|No\.?)?\s*(?P<a>\d{1,4}/\d{1,4})
           |(?:Nr\.\s*|No\.?\s*)?(?P<b>\d{1,4}/\d{1,4})/(?:EU|EG|EWG|EC|EEC)
-        )",
-    )
+        )";
+
+static ACT_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?x)^
+        (?:(?:der|des|dieser|in\s+der|nach\s+der|gemäß\s+der|of|of\s+the|in|under|to)\s+)?{ACT_FORM}"
+    ))
     .expect("act regex is valid")
 });
+
+static ACT_ANYWHERE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("(?x){ACT_FORM}")).expect("act regex is valid"));
+
+/// The numbers of the EU acts `text` names, in order, as the reference
+/// extractor reads them („Richtlinie 2014/35/EU“ → `2014/35`, „Verordnung
+/// (EU) 2023/988“ → `2023/988`, „Verordnung (EG) Nr. 765/2008“ →
+/// `765/2008`), whether or not the manifest holds the act.
+pub fn act_numbers(text: &str) -> Vec<String> {
+    ACT_ANYWHERE
+        .captures_iter(text)
+        .filter_map(|c| c.name("a").or_else(|| c.name("b")))
+        .map(|m| m.as_str().to_string())
+        .collect()
+}
 
 static THIS_LAW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:dieser|dieses|(?:der|des)\s+vorliegenden|this|of\s+this)\s+(?:Verordnung|Richtlinie|Gesetzes|Gesetz|Regulation|Directive|Act)\b")

@@ -93,7 +93,7 @@ impl DeclaredTranspositions {
         let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for c in chunks.iter().filter(|c| c.jurisdiction == Jurisdiction::De) {
             if let Some(i) = c.text.find(TRANSPOSES) {
-                let numbers = act_numbers(&c.text[i..]);
+                let numbers = paragraf_corpus::act_numbers(&c.text[i..]);
                 if !numbers.is_empty() {
                     out.entry(c.regulation.clone()).or_default().extend(numbers);
                 }
@@ -109,22 +109,6 @@ impl DeclaredTranspositions {
             .get(law)
             .is_some_and(|listed| !numbers.iter().any(|n| listed.contains(n)))
     }
-}
-
-/// The act numbers in `text`: a word of two to four digits, a slash and one
-/// to four digits („2014/35/EU“ → `2014/35`, „2023/988“).
-fn act_numbers(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || "(),;:".contains(c))
-        .filter_map(|w| {
-            let mut parts = w.split('/');
-            let (year, number) = (parts.next()?, parts.next()?);
-            let digits = |s: &str, max: usize| {
-                (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
-            };
-            (year.len() >= 2 && digits(year, 4) && digits(number, 4))
-                .then(|| format!("{year}/{number}"))
-        })
-        .collect()
 }
 
 /// The German laws that transpose the EU directives among `laws`: the
@@ -311,14 +295,6 @@ mod tests {
         assert_eq!(
             transposing_laws(&manifest, lex, &declared, &["NIS2".into()]),
             ["BSIG", "BSI-KritisV"]
-        );
-    }
-
-    #[test]
-    fn act_numbers_are_year_and_number() {
-        assert_eq!(
-            super::act_numbers("der Richtlinie 2014/35/EU und der Verordnung (EU) 2023/988; Nr. 765/2008, am 1.1.2024"),
-            ["2014/35", "2023/988", "765/2008"]
         );
     }
 }

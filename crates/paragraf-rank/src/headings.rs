@@ -248,47 +248,47 @@ impl HeadingTable {
         first_norms: Option<usize>,
     ) -> Vec<HeadingMatch> {
         let mut found: Vec<HeadingMatch> = Vec::new();
-        // per match: whether the heading's first part names it; a matter
-        // after „;“ is a second one (§ 8c UWG „Verbot der missbräuchlichen
-        // Geltendmachung …; Haftung“ is no liability norm beside § 9 UWG)
-        let mut leading: Vec<bool> = Vec::new();
         for r in regulations {
             for patterns in [primary, fallback] {
-                let before = found.len();
+                // each match, and whether the heading's first part holds it: a
+                // matter after „;“ is a second one (§ 8c UWG „…; Haftung“)
+                let mut round: Vec<(bool, HeadingMatch)> = Vec::new();
                 for h in self.headings.iter().filter(|h| h.norm.is_of(r)) {
-                    if found.iter().any(|m| m.norm == h.norm) {
+                    let seen = |m: &HeadingMatch| m.norm == h.norm;
+                    if found.iter().any(seen) || round.iter().any(|(_, m)| seen(m)) {
                         continue;
                     }
                     let words = crate::text::tokens(&h.text, false);
                     if let Some(p) = patterns.iter().find(|p| p.matches(&words)) {
                         let weight = h.words.iter().map(|w| self.idf(&w[0])).sum();
-                        let first = h.text.split(';').next().unwrap_or_default();
-                        leading.push(p.matches(&crate::text::tokens(first, false)));
-                        found.push(HeadingMatch {
-                            norm: h.norm.clone(),
-                            heading: format!("Überschrift „{}“", h.text),
-                            terms: vec![p.source.clone()],
-                            coverage: 1.0,
-                            weight,
-                        });
+                        let leading = first_norms.is_some() && {
+                            let first = h.text.split(';').next().unwrap_or_default();
+                            p.matches(&crate::text::tokens(first, false))
+                        };
+                        round.push((
+                            leading,
+                            HeadingMatch {
+                                norm: h.norm.clone(),
+                                heading: format!("Überschrift „{}“", h.text),
+                                terms: vec![p.source.clone()],
+                                coverage: 1.0,
+                                weight,
+                            },
+                        ));
                     }
                 }
-                if found.len() > before {
-                    if let Some(k) = first_norms {
-                        let mut part: Vec<(bool, HeadingMatch)> =
-                            leading.drain(before..).zip(found.drain(before..)).collect();
-                        part.sort_by_key(|(lead, m)| {
-                            let n = crate::text::norm_number(m.norm.as_str());
-                            (!*lead, n.unwrap_or(u32::MAX), m.norm.0.clone())
-                        });
-                        part.truncate(k);
-                        for (lead, m) in part {
-                            leading.push(lead);
-                            found.push(m);
-                        }
-                    }
-                    break;
+                if round.is_empty() {
+                    continue;
                 }
+                if let Some(k) = first_norms {
+                    round.sort_by_key(|(leading, m)| {
+                        let n = crate::text::norm_number(m.norm.as_str());
+                        (!*leading, n.unwrap_or(u32::MAX), m.norm.0.clone())
+                    });
+                    round.truncate(k);
+                }
+                found.extend(round.into_iter().map(|(_, m)| m));
+                break;
             }
         }
         found

@@ -216,6 +216,18 @@ fn that_regulation_is_the_last_named() {
     assert!(e.resolved.is_empty() && e.unresolved.len() == 1, "{e:?}");
 }
 
+/// The act numbers a text names, held in the manifest or not (§ 1 ProdSG
+/// lists the directives it transposes this way); a date is none.
+#[test]
+fn act_numbers_are_year_and_number() {
+    assert_eq!(
+        crate::act_numbers(
+            "der Richtlinie 2014/35/EU und der Verordnung (EU) 2023/988; Verordnung (EG) Nr. 765/2008, am 1.1.2024"
+        ),
+        ["2014/35", "2023/988", "765/2008"]
+    );
+}
+
 #[test]
 fn no_false_triggers() {
     assert!(refs("Die Artikelnummer 5G und Artefakte", "DSGVO").is_empty());
